@@ -1,0 +1,307 @@
+//! Revisa las fuentes del libro (`book/*.md`) sin construirlo:
+//!
+//! - cada bloque ```` ```rust ```` se compila: o es código en línea que el
+//!   crate de la lección compila como prueba de documentación
+//!   (`#[doc = include_str!("../../../book/NN-....md")]`), o es un
+//!   `{{#include ruta:ancla}}` de un archivo de un crate del espacio de
+//!   trabajo (marcado `rust,ignore`, porque ya lo compila su crate), o es un
+//!   `rust,compile_fail` que incluye un caso de `tests/ui/` con su `.stderr`;
+//! - ningún diagrama Mermaid está dentro de una cita (`>`), donde no se dibuja;
+//! - cada `{{#include}}` apunta a un archivo y un ancla que existen;
+//! - cada enlace relativo resuelve: a otra página del libro o a un archivo
+//!   del espacio de trabajo;
+//! - cada capítulo `NN-tema.md` tiene `lessons/`, `exercises/` y `solutions/`
+//!   con la misma carpeta, y al revés.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+
+use crate::verificacion::normalizar;
+
+/// Revisa todo el libro de `raiz`. Devuelve los problemas encontrados.
+pub fn comprobar_libro(raiz: &Path) -> Vec<String> {
+    let libro = raiz.join("book");
+    let mut problemas = Vec::new();
+    let incluidos = capitulos_con_doctest(raiz);
+    let mut paginas: Vec<PathBuf> = match fs::read_dir(&libro) {
+        Ok(d) => d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect(),
+        Err(e) => return vec![format!("no puedo leer book/: {e}")],
+    };
+    paginas.sort();
+    for pagina in &paginas {
+        let Ok(texto) = fs::read_to_string(pagina) else {
+            problemas.push(format!("no puedo leer {}", pagina.display()));
+            continue;
+        };
+        let nombre = pagina.file_name().unwrap().to_string_lossy().into_owned();
+        let tiene_doctest = incluidos.iter().any(|i| i == &nombre);
+        for p in comprobar_pagina(raiz, pagina, &texto, tiene_doctest) {
+            problemas.push(format!("book/{nombre}: {p}"));
+        }
+    }
+    problemas.extend(comprobar_carpetas(raiz, &paginas));
+    problemas
+}
+
+/// Las páginas del libro que algún crate incluye como pruebas de documentación.
+fn capitulos_con_doctest(raiz: &Path) -> Vec<String> {
+    let mut nombres = Vec::new();
+    for grupo in ["lessons", "solutions", "curso"] {
+        let mut pendientes = vec![raiz.join(grupo)];
+        while let Some(dir) = pendientes.pop() {
+            for entrada in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let ruta = entrada.path();
+                if ruta.is_dir() && entrada.file_name() != "target" {
+                    pendientes.push(ruta);
+                } else if ruta.extension().is_some_and(|x| x == "rs") {
+                    let texto = fs::read_to_string(&ruta).unwrap_or_default();
+                    for trozo in texto.split("include_str!(\"").skip(1) {
+                        let incluido = trozo.split('"').next().unwrap_or_default();
+                        let absoluto = normalizar(&ruta.parent().unwrap().join(incluido));
+                        if absoluto.starts_with(raiz.join("book")) && texto.contains("#[cfg(doctest)]") {
+                            nombres.push(absoluto.file_name().unwrap().to_string_lossy().into_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    nombres
+}
+
+/// Un bloque de código del libro.
+#[derive(Debug)]
+struct Bloque {
+    info: String,
+    codigo: String,
+    en_cita: bool,
+    linea: usize,
+}
+
+/// Revisa una página. `tiene_doctest`: algún crate la compila como doctest.
+pub fn comprobar_pagina(raiz: &Path, pagina: &Path, texto: &str, tiene_doctest: bool) -> Vec<String> {
+    let mut problemas = Vec::new();
+    let carpeta = pagina.parent().unwrap_or(Path::new("."));
+    let mut bloques = Vec::new();
+    let mut citas = 0usize;
+    let mut actual: Option<Bloque> = None;
+    let linea_de = |offset: usize| texto[..offset].lines().count() + 1;
+    let opciones = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
+    for (evento, rango) in Parser::new_ext(texto, opciones).into_offset_iter() {
+        match evento {
+            Event::Start(Tag::BlockQuote(_)) => citas += 1,
+            Event::End(TagEnd::BlockQuote(_)) => citas -= 1,
+            Event::Start(Tag::CodeBlock(tipo)) => {
+                let info = match tipo {
+                    CodeBlockKind::Fenced(i) => i.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                actual = Some(Bloque { info, codigo: String::new(), en_cita: citas > 0, linea: linea_de(rango.start) });
+            }
+            Event::Text(t) if actual.is_some() => actual.as_mut().unwrap().codigo.push_str(&t),
+            Event::End(TagEnd::CodeBlock) => bloques.extend(actual.take()),
+            Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. }) => {
+                if let Some(p) = comprobar_enlace(raiz, carpeta, &dest_url) {
+                    problemas.push(format!("línea {}: {p}", linea_de(rango.start)));
+                }
+            }
+            _ => {}
+        }
+    }
+    for b in &bloques {
+        let lenguaje = b.info.split([',', ' ']).next().unwrap_or_default();
+        let marcas: Vec<&str> = b.info.split([',', ' ']).skip(1).filter(|m| !m.is_empty()).collect();
+        let directivas = directivas_include(&b.codigo);
+        let solo_includes = !directivas.is_empty()
+            && b.codigo.lines().filter(|l| !l.trim().is_empty()).count() == directivas.len();
+        for d in &directivas {
+            if let Some(p) = comprobar_include(raiz, carpeta, d) {
+                problemas.push(format!("línea {}: {p}", b.linea));
+            }
+        }
+        if lenguaje == "mermaid" && b.en_cita {
+            problemas.push(format!(
+                "línea {}: un diagrama Mermaid dentro de una cita (>) no se dibuja; sácalo de la cita",
+                b.linea
+            ));
+        }
+        if lenguaje != "rust" {
+            continue;
+        }
+        let ignore = marcas.contains(&"ignore");
+        let compile_fail = marcas.contains(&"compile_fail");
+        if solo_includes {
+            if compile_fail {
+                for d in &directivas {
+                    let ruta = d.split(':').next().unwrap_or_default();
+                    let absoluta = normalizar(&carpeta.join(ruta));
+                    let es_caso = absoluta.parent().is_some_and(|p| p.ends_with("tests/ui"));
+                    if !es_caso || !absoluta.with_extension("stderr").is_file() {
+                        problemas.push(format!(
+                            "línea {}: un bloque compile_fail debe incluir un caso de tests/ui/ con su .stderr",
+                            b.linea
+                        ));
+                    }
+                }
+            } else if !ignore {
+                problemas.push(format!(
+                    "línea {}: un bloque que solo incluye código de un crate se marca ```rust,ignore \
+                     (ya lo compila su crate)",
+                    b.linea
+                ));
+            }
+        } else if ignore || compile_fail {
+            problemas.push(format!(
+                "línea {}: este bloque no se compilaría: quita `ignore`/`compile_fail` o incluye el código \
+                 de un crate (o de un caso de tests/ui/)",
+                b.linea
+            ));
+        } else if !tiene_doctest {
+            problemas.push(format!(
+                "línea {}: este bloque de Rust no lo compila nadie: incluye la página con \
+                 #[cfg(doctest)] #[doc = include_str!(...)] en el crate de su lección",
+                b.linea
+            ));
+        }
+    }
+    problemas
+}
+
+/// Las rutas (con ancla) de las directivas `{{#include ...}}` de un texto.
+fn directivas_include(texto: &str) -> Vec<String> {
+    let mut salida = Vec::new();
+    for trozo in texto.split("{{#").skip(1) {
+        let Some((dentro, _)) = trozo.split_once("}}") else { continue };
+        let mut partes = dentro.split_whitespace();
+        if let (Some("include" | "rustdoc_include"), Some(ruta)) = (partes.next(), partes.next()) {
+            salida.push(ruta.to_string());
+        }
+    }
+    salida
+}
+
+/// Revisa `ruta[:ancla]` de un `{{#include}}`.
+fn comprobar_include(raiz: &Path, carpeta: &Path, directiva: &str) -> Option<String> {
+    let (ruta, ancla) = directiva.split_once(':').map_or((directiva, None), |(r, a)| (r, Some(a)));
+    let absoluta = normalizar(&carpeta.join(ruta));
+    let Ok(texto) = fs::read_to_string(&absoluta) else {
+        return Some(format!("{{{{#include {directiva}}}}}: no existe {ruta}"));
+    };
+    if !absoluta.starts_with(raiz) {
+        return Some(format!("{{{{#include {directiva}}}}}: el archivo está fuera del repositorio"));
+    }
+    if let Some(ancla) = ancla.filter(|a| !a.chars().next().is_some_and(|c| c.is_ascii_digit())) {
+        let abre = texto.lines().any(|l| l.trim_end().ends_with(&format!("ANCHOR: {ancla}")));
+        let cierra = texto.lines().any(|l| l.trim_end().ends_with(&format!("ANCHOR_END: {ancla}")));
+        if !abre || !cierra {
+            return Some(format!("{{{{#include {directiva}}}}}: falta el ancla «{ancla}» en {ruta}"));
+        }
+    }
+    None
+}
+
+/// Revisa un enlace. Los externos (`https:`) y los fragmentos sueltos se dejan
+/// para la comprobación del HTML construido.
+fn comprobar_enlace(raiz: &Path, carpeta: &Path, destino: &str) -> Option<String> {
+    if destino.contains("://") || destino.starts_with("mailto:") || destino.starts_with('#') || destino.is_empty() {
+        return None;
+    }
+    let ruta = destino.split('#').next().unwrap_or_default();
+    let absoluta = normalizar(&carpeta.join(ruta));
+    let existe = absoluta.exists() || (ruta.ends_with(".html") && absoluta.with_extension("md").is_file());
+    if !existe {
+        return Some(format!("el enlace «{destino}» no lleva a ningún archivo"));
+    }
+    if !absoluta.starts_with(raiz) {
+        return Some(format!("el enlace «{destino}» sale del repositorio"));
+    }
+    None
+}
+
+/// Cada capítulo `book/NN-tema.md` tiene sus tres carpetas, y cada carpeta su capítulo.
+fn comprobar_carpetas(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
+    let mut problemas = Vec::new();
+    let es_capitulo = |n: &str| n.len() > 3 && n.as_bytes()[..2].iter().all(u8::is_ascii_digit) && n.as_bytes()[2] == b'-';
+    let capitulos: Vec<String> = paginas
+        .iter()
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|n| es_capitulo(n))
+        .collect();
+    for grupo in ["lessons", "exercises", "solutions"] {
+        for c in &capitulos {
+            if !raiz.join(grupo).join(c).join("Cargo.toml").is_file() {
+                problemas.push(format!("el capítulo book/{c}.md no tiene {grupo}/{c}/"));
+            }
+        }
+        for entrada in fs::read_dir(raiz.join(grupo)).into_iter().flatten().flatten() {
+            let nombre = entrada.file_name().to_string_lossy().into_owned();
+            if entrada.path().is_dir() && !capitulos.contains(&nombre) {
+                problemas.push(format!("{grupo}/{nombre} no tiene capítulo book/{nombre}.md"));
+            }
+        }
+    }
+    problemas
+}
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    fn raiz() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    }
+
+    fn problemas(texto: &str, doctest: bool) -> Vec<String> {
+        comprobar_pagina(&raiz(), &raiz().join("book/prueba.md"), texto, doctest)
+    }
+
+    #[test]
+    fn mermaid_en_una_cita_es_un_problema() {
+        let p = problemas("> ```mermaid\n> flowchart TD\n> A-->B\n> ```\n", false);
+        assert!(p.iter().any(|p| p.contains("dentro de una cita")), "{p:?}");
+        assert!(problemas("```mermaid\nflowchart TD\nA-->B\n```\n", false).is_empty());
+    }
+
+    #[test]
+    fn un_bloque_de_rust_sin_doctest_es_un_problema() {
+        let bloque = "```rust\nfn main() {}\n```\n";
+        assert!(!problemas(bloque, false).is_empty());
+        assert!(problemas(bloque, true).is_empty());
+    }
+
+    #[test]
+    fn ignore_solo_vale_para_includes() {
+        let p = problemas("```rust,ignore\nfn main() {}\n```\n", true);
+        assert!(p.iter().any(|p| p.contains("no se compilaría")), "{p:?}");
+        let include = "```rust,ignore\n{{#include ../lessons/06-hilos-verdes/src/lib.rs:contador}}\n```\n";
+        assert_eq!(problemas(include, false), Vec::<String>::new());
+        let sin_ignore = "```rust\n{{#include ../lessons/06-hilos-verdes/src/lib.rs:contador}}\n```\n";
+        assert!(!problemas(sin_ignore, true).is_empty());
+    }
+
+    #[test]
+    fn un_ancla_que_no_existe_es_un_problema() {
+        let p = problemas("```rust,ignore\n{{#include ../lessons/06-hilos-verdes/src/lib.rs:no_existe}}\n```\n", false);
+        assert!(p.iter().any(|p| p.contains("falta el ancla")), "{p:?}");
+        let p = problemas("```text\n{{#include ../no/existe.rs}}\n```\n", false);
+        assert!(p.iter().any(|p| p.contains("no existe")), "{p:?}");
+    }
+
+    #[test]
+    fn compile_fail_necesita_su_caso_de_trybuild() {
+        let bueno = "```rust,compile_fail\n{{#include ../lessons/06-hilos-verdes/tests/ui/rc_en_await.rs}}\n```\n";
+        assert_eq!(problemas(bueno, true), Vec::<String>::new());
+        let malo = "```rust,compile_fail\nfn main() { let x: u8 = \"no\"; }\n```\n";
+        assert!(!problemas(malo, true).is_empty());
+    }
+
+    #[test]
+    fn los_enlaces_rotos_son_problemas() {
+        assert!(!problemas("[x](no-existe.md)\n", false).is_empty());
+        assert!(!problemas("[x](../lessons/no-existe/)\n", false).is_empty());
+        assert!(problemas("[x](../lessons/06-hilos-verdes/src/main.rs)\n", false).is_empty());
+        assert!(problemas("[x](https://tokio.rs)\n", false).is_empty());
+    }
+}

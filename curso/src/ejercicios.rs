@@ -1,0 +1,132 @@
+//! La lista de ejercicios: `exercises/ejercicios.toml`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// El archivo con la lista, relativo a la raíz.
+pub const LISTA: &str = "exercises/ejercicios.toml";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Archivo {
+    ejercicio: Vec<Ejercicio>,
+}
+
+/// Un ejercicio, tal como lo describe la lista.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ejercicio {
+    pub nombre: String,
+    pub capitulo: String,
+    pub titulo: String,
+    pub archivo: String,
+    #[serde(default)]
+    pub compilar: bool,
+    pub pruebas: Vec<String>,
+    pub pistas: Vec<String>,
+    #[serde(default)]
+    pub incorrectas: Vec<String>,
+}
+
+impl Ejercicio {
+    /// Los dos dígitos del capítulo: `"06"`.
+    pub fn numero(&self) -> &str {
+        self.capitulo.get(..2).unwrap_or("")
+    }
+    /// El paquete del ejercicio: `ejercicios-06`.
+    pub fn paquete(&self) -> String {
+        format!("ejercicios-{}", self.numero())
+    }
+    /// El paquete de la solución: `soluciones-06`.
+    pub fn paquete_solucion(&self) -> String {
+        format!("soluciones-{}", self.numero())
+    }
+    /// La carpeta del ejercicio, relativa a la raíz.
+    pub fn carpeta(&self) -> PathBuf {
+        Path::new("exercises").join(&self.capitulo)
+    }
+    /// La carpeta de la solución, relativa a la raíz.
+    pub fn carpeta_solucion(&self) -> PathBuf {
+        Path::new("solutions").join(&self.capitulo)
+    }
+}
+
+/// Lee la lista. El error es una frase en español.
+pub fn cargar(raiz: &Path) -> Result<Vec<Ejercicio>, String> {
+    let ruta = raiz.join(LISTA);
+    let texto = std::fs::read_to_string(&ruta).map_err(|e| format!("no puedo leer {LISTA}: {e}"))?;
+    let archivo: Archivo = toml::from_str(&texto).map_err(|e| format!("{LISTA} no es válido: {e}"))?;
+    Ok(archivo.ejercicio)
+}
+
+/// Todo lo que está mal en la lista, sin compilar nada: nombres repetidos,
+/// carpetas o archivos que no existen, ejercicios sin pista o sin pruebas.
+pub fn validar(raiz: &Path, lista: &[Ejercicio]) -> Vec<String> {
+    let mut problemas = Vec::new();
+    let mut nombres = BTreeSet::new();
+    let mut pruebas = BTreeSet::new();
+    for e in lista {
+        let n = &e.nombre;
+        if !nombres.insert(n.as_str()) {
+            problemas.push(format!("el nombre «{n}» está repetido en {LISTA}"));
+        }
+        if !n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') || n.is_empty() {
+            problemas.push(format!("«{n}»: usa solo minúsculas sin tilde, cifras y guiones"));
+        }
+        if !e.capitulo.get(..3).is_some_and(|p| p.as_bytes()[..2].iter().all(u8::is_ascii_digit) && p.ends_with('-')) {
+            problemas.push(format!("«{n}»: el capítulo «{}» debe empezar por NN-", e.capitulo));
+        }
+        for carpeta in [e.carpeta(), e.carpeta_solucion(), Path::new("lessons").join(&e.capitulo)] {
+            if !raiz.join(&carpeta).join("Cargo.toml").is_file() {
+                problemas.push(format!("«{n}»: no existe el crate {}", carpeta.display()));
+            }
+        }
+        for carpeta in [e.carpeta(), e.carpeta_solucion()] {
+            if !raiz.join(&carpeta).join(&e.archivo).is_file() {
+                problemas.push(format!("«{n}»: no existe {}", carpeta.join(&e.archivo).display()));
+            }
+        }
+        for incorrecta in &e.incorrectas {
+            if !raiz.join(e.carpeta_solucion()).join(incorrecta).is_file() {
+                problemas.push(format!("«{n}»: no existe la respuesta incorrecta {incorrecta}"));
+            }
+        }
+        if e.titulo.trim().is_empty() {
+            problemas.push(format!("«{n}» no tiene título"));
+        }
+        if e.pistas.is_empty() || e.pistas.len() > 2 || e.pistas.iter().any(|p| p.trim().is_empty()) {
+            problemas.push(format!("«{n}» debe tener una o dos pistas, no vacías"));
+        }
+        if e.pruebas.is_empty() {
+            problemas.push(format!("«{n}» no tiene pruebas"));
+        }
+        for p in &e.pruebas {
+            if !pruebas.insert((e.capitulo.as_str(), p.as_str())) {
+                problemas.push(format!("la prueba «{p}» está en más de un ejercicio"));
+            }
+        }
+    }
+    // Cada carpeta de ejercicios tiene al menos un ejercicio en la lista.
+    if let Ok(entradas) = std::fs::read_dir(raiz.join("exercises")) {
+        for entrada in entradas.flatten().filter(|e| e.path().join("Cargo.toml").is_file()) {
+            let capitulo = entrada.file_name().to_string_lossy().into_owned();
+            if !lista.iter().any(|e| e.capitulo == capitulo) {
+                problemas.push(format!("exercises/{capitulo} no tiene ningún ejercicio en {LISTA}"));
+            }
+        }
+    }
+    problemas
+}
+
+/// Los capítulos con ejercicios, en orden y sin repetir.
+pub fn capitulos(lista: &[Ejercicio]) -> Vec<&str> {
+    let mut vistos: Vec<&str> = Vec::new();
+    for e in lista {
+        if !vistos.contains(&e.capitulo.as_str()) {
+            vistos.push(&e.capitulo);
+        }
+    }
+    vistos
+}

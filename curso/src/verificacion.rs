@@ -1,0 +1,448 @@
+//! Cada ejercicio se prueba a sí mismo.
+//!
+//! Para cada capítulo con ejercicios se genera, en `target/verificacion/`, un
+//! espacio de trabajo aparte con estas variantes, que se compilan de una vez:
+//!
+//! - la solución tal cual: todas las pruebas de cada ejercicio pasan;
+//! - el ejercicio tal cual: compila, salvo que tenga un ejercicio «haz que
+//!   compile»;
+//! - por cada ejercicio X, la solución con el archivo de X tomado del
+//!   ejercicio: las pruebas de X fallan (o, si X es «haz que compile», no
+//!   compila, y el error señala el archivo de X). Así cada ejercicio
+//!   demuestra su propio fallo, no el de sus vecinos;
+//! - por cada respuesta incorrecta de X, la solución con esa respuesta: las
+//!   pruebas de X fallan.
+//!
+//! Las pruebas son siempre las mismas: las de `exercises/NN-.../tests/`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::ejercicios::{self, Ejercicio};
+
+/// Lo más que puede tardar una ejecución de pruebas antes de darla por colgada.
+const LIMITE: Duration = Duration::from_secs(120);
+
+/// Lo que encontró la verificación.
+#[derive(Debug, Default)]
+pub struct Informe {
+    /// Cada cosa que está mal, en una frase que nombra el ejercicio.
+    pub problemas: Vec<String>,
+    /// Una línea por ejercicio verificado.
+    pub resumen: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tipo {
+    Solucion,
+    Inicial,
+    /// La solución con el archivo del ejercicio `usize` tomado del inicial.
+    Mutante(usize),
+    /// La solución con una respuesta incorrecta del ejercicio `usize`.
+    Incorrecta(usize, String),
+}
+
+#[derive(Debug)]
+struct Variante {
+    tipo: Tipo,
+    dir: PathBuf,
+    ejecutable: Option<PathBuf>,
+    errores: Vec<ErrorDeCompilacion>,
+}
+
+#[derive(Debug, Clone)]
+struct ErrorDeCompilacion {
+    texto: String,
+    archivos: Vec<String>,
+}
+
+/// Verifica todos los ejercicios de la lista.
+pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
+    let mut informe = Informe { problemas: ejercicios::validar(raiz, lista), ..Default::default() };
+    if !informe.problemas.is_empty() {
+        return informe;
+    }
+    let base = raiz.join("target").join("verificacion");
+    let mut variantes = match preparar(raiz, lista, &base) {
+        Ok(v) => v,
+        Err(e) => {
+            informe.problemas.push(e);
+            return informe;
+        }
+    };
+    if let Err(e) = compilar(&base, &mut variantes) {
+        informe.problemas.push(e);
+        return informe;
+    }
+    for capitulo in ejercicios::capitulos(lista) {
+        comprobar_capitulo(lista, capitulo, &variantes, &mut informe);
+    }
+    informe
+}
+
+fn nombre_paquete(e: &Ejercicio, tipo: &Tipo) -> String {
+    let n = e.numero();
+    match tipo {
+        Tipo::Solucion => format!("v{n}-solucion"),
+        Tipo::Inicial => format!("v{n}-inicial"),
+        Tipo::Mutante(_) => format!("v{n}-{}-inicial", e.nombre),
+        Tipo::Incorrecta(_, archivo) => {
+            let base = Path::new(archivo).file_stem().unwrap_or_default().to_string_lossy();
+            format!("v{n}-{}-incorrecta-{base}", e.nombre)
+        }
+    }
+}
+
+fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<String, Variante>, String> {
+    let crates = base.join("crates");
+    let _ = fs::remove_dir_all(&crates);
+    fs::create_dir_all(&crates).map_err(|e| format!("no puedo crear {}: {e}", crates.display()))?;
+
+    // El Cargo.toml del espacio de trabajo: el de la raíz con otros miembros.
+    let texto = fs::read_to_string(raiz.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    let mut manifiesto: toml::Table = toml::from_str(&texto).map_err(|e| e.to_string())?;
+    let ws = manifiesto
+        .get_mut("workspace")
+        .and_then(|w| w.as_table_mut())
+        .ok_or("el Cargo.toml de la raíz no tiene [workspace]")?;
+    ws.insert("members".into(), toml::Value::Array(vec!["crates/*".into()]));
+    ws.remove("default-members");
+    escribir(&base.join("Cargo.toml"), &toml::to_string(&manifiesto).map_err(|e| e.to_string())?)?;
+    if raiz.join("Cargo.lock").is_file() {
+        fs::copy(raiz.join("Cargo.lock"), base.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    }
+
+    let mut variantes = BTreeMap::new();
+    let mut anadir = |e: &Ejercicio, tipo: Tipo, origen: PathBuf, reemplazo: Option<PathBuf>| {
+        let paquete = nombre_paquete(e, &tipo);
+        let dir = crates.join(&paquete);
+        copiar_crate(&origen, &dir, &paquete)?;
+        if let Some(desde) = reemplazo {
+            fs::copy(&desde, dir.join(&e.archivo))
+                .map_err(|err| format!("no puedo copiar {}: {err}", desde.display()))?;
+        }
+        variantes.insert(paquete, Variante { tipo, dir, ejecutable: None, errores: Vec::new() });
+        Ok::<(), String>(())
+    };
+    for capitulo in ejercicios::capitulos(lista) {
+        let primero = lista.iter().find(|e| e.capitulo == capitulo).expect("capítulo con ejercicios");
+        anadir(primero, Tipo::Solucion, raiz.join(primero.carpeta_solucion()), None)?;
+        anadir(primero, Tipo::Inicial, raiz.join(primero.carpeta()), None)?;
+    }
+    for (i, e) in lista.iter().enumerate() {
+        let solucion = raiz.join(e.carpeta_solucion());
+        anadir(e, Tipo::Mutante(i), solucion.clone(), Some(raiz.join(e.carpeta()).join(&e.archivo)))?;
+        for incorrecta in &e.incorrectas {
+            anadir(e, Tipo::Incorrecta(i, incorrecta.clone()), solucion.clone(), Some(solucion.join(incorrecta)))?;
+        }
+    }
+    Ok(variantes)
+}
+
+fn escribir(ruta: &Path, texto: &str) -> Result<(), String> {
+    fs::write(ruta, texto).map_err(|e| format!("no puedo escribir {}: {e}", ruta.display()))
+}
+
+/// Copia un crate (sin `target/`) y ajusta su `Cargo.toml`: otro nombre de
+/// paquete y rutas absolutas para lo que queda fuera del crate.
+fn copiar_crate(origen: &Path, destino: &Path, paquete: &str) -> Result<(), String> {
+    copiar_carpeta(origen, destino).map_err(|e| format!("no puedo copiar {}: {e}", origen.display()))?;
+    let texto = fs::read_to_string(origen.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    let mut m: toml::Table = toml::from_str(&texto).map_err(|e| format!("{}: {e}", origen.display()))?;
+    if let Some(p) = m.get_mut("package").and_then(|p| p.as_table_mut()) {
+        p.insert("name".into(), paquete.into());
+    }
+    let fija = |v: &mut toml::Value| {
+        if let Some(t) = v.as_table_mut() {
+            if let Some(toml::Value::String(ruta)) = t.get("path") {
+                let absoluta = normalizar(&origen.join(ruta));
+                if !absoluta.starts_with(origen) {
+                    t.insert("path".into(), absoluta.to_string_lossy().into_owned().into());
+                }
+            }
+        }
+    };
+    for (clave, valor) in m.iter_mut() {
+        match clave.as_str() {
+            "lib" => fija(valor),
+            "bin" | "test" | "example" | "bench" => {
+                for v in valor.as_array_mut().into_iter().flatten() {
+                    fija(v);
+                }
+            }
+            "dependencies" | "dev-dependencies" | "build-dependencies" => {
+                for (_, v) in valor.as_table_mut().into_iter().flatten() {
+                    fija(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    escribir(&destino.join("Cargo.toml"), &toml::to_string(&m).map_err(|e| e.to_string())?)
+}
+
+fn copiar_carpeta(origen: &Path, destino: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(destino)?;
+    for entrada in fs::read_dir(origen)? {
+        let entrada = entrada?;
+        let nombre = entrada.file_name();
+        if nombre == "target" {
+            continue;
+        }
+        if entrada.file_type()?.is_dir() {
+            copiar_carpeta(&entrada.path(), &destino.join(&nombre))?;
+        } else {
+            fs::copy(entrada.path(), destino.join(&nombre))?;
+        }
+    }
+    Ok(())
+}
+
+/// Quita `.` y `..` de una ruta sin tocar el disco.
+pub fn normalizar(ruta: &Path) -> PathBuf {
+    let mut salida = PathBuf::new();
+    for c in ruta.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                salida.pop();
+            }
+            otro => salida.push(otro),
+        }
+    }
+    salida
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    // Nada de lo que el cargo de fuera haya puesto debe cambiar esta compilación.
+    for var in ["CARGO_TARGET_DIR", "CARGO_MANIFEST_DIR", "CARGO_PRIMARY_PACKAGE", "RUSTC_WORKSPACE_WRAPPER"] {
+        c.env_remove(var);
+    }
+    c
+}
+
+/// Compila todas las variantes de una vez y anota, para cada una, su
+/// ejecutable de pruebas o sus errores.
+fn compilar(base: &Path, variantes: &mut BTreeMap<String, Variante>) -> Result<(), String> {
+    let salida = cargo()
+        .args(["build", "--workspace", "--tests", "--keep-going", "--message-format=json", "--quiet"])
+        .arg("--manifest-path")
+        .arg(base.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", base.join("target"))
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
+    let por_manifiesto: BTreeMap<PathBuf, String> = variantes
+        .iter()
+        .map(|(paquete, v)| (v.dir.join("Cargo.toml"), paquete.clone()))
+        .collect();
+    for linea in String::from_utf8_lossy(&salida.stdout).lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(linea) else { continue };
+        let Some(manifiesto) = msg["manifest_path"].as_str() else { continue };
+        let Some(paquete) = por_manifiesto.get(Path::new(manifiesto)) else { continue };
+        let variante = variantes.get_mut(paquete).expect("variante conocida");
+        match msg["reason"].as_str() {
+            Some("compiler-artifact") => {
+                let es_prueba = msg["target"]["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "test"));
+                if let (true, Some(exe)) = (es_prueba, msg["executable"].as_str()) {
+                    variante.ejecutable = Some(PathBuf::from(exe));
+                }
+            }
+            Some("compiler-message") if msg["message"]["level"] == "error" => {
+                let archivos = msg["message"]["spans"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|s| s["is_primary"] == true)
+                    .filter_map(|s| s["file_name"].as_str().map(str::to_owned))
+                    .collect();
+                let texto = msg["message"]["rendered"].as_str().unwrap_or_default().to_owned();
+                variante.errores.push(ErrorDeCompilacion { texto, archivos });
+            }
+            _ => {}
+        }
+    }
+    let sin_nada: Vec<&String> =
+        variantes.iter().filter(|(_, v)| v.ejecutable.is_none() && v.errores.is_empty()).map(|(p, _)| p).collect();
+    if !sin_nada.is_empty() {
+        return Err(format!(
+            "cargo no compiló {sin_nada:?} ni dio errores:\n{}",
+            String::from_utf8_lossy(&salida.stderr)
+        ));
+    }
+    Ok(())
+}
+
+/// Lo que pasó al ejecutar unas pruebas.
+#[derive(Debug)]
+pub struct Ejecucion {
+    pub pasan: bool,
+    pub corridas: usize,
+    pub colgada: bool,
+    pub salida: String,
+}
+
+/// Ejecuta las pruebas `nombres` (exactas) de un ejecutable de pruebas, con
+/// un límite de tiempo.
+pub fn ejecutar(exe: &Path, dir: &Path, nombres: &[String]) -> Result<Ejecucion, String> {
+    let tmp = std::env::temp_dir().join(format!("curso-prueba-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let archivo = fs::File::create(&tmp).map_err(|e| e.to_string())?;
+    let mut hijo = Command::new(exe)
+        .arg("--exact")
+        .args(nombres)
+        .current_dir(dir)
+        .env("RUST_BACKTRACE", "0")
+        .stdout(archivo.try_clone().map_err(|e| e.to_string())?)
+        .stderr(archivo)
+        .spawn()
+        .map_err(|e| format!("no puedo ejecutar {}: {e}", exe.display()))?;
+    let inicio = Instant::now();
+    let (estado, colgada) = loop {
+        if let Some(estado) = hijo.try_wait().map_err(|e| e.to_string())? {
+            break (Some(estado), false);
+        }
+        if inicio.elapsed() > LIMITE {
+            let _ = hijo.kill();
+            let _ = hijo.wait();
+            break (None, true);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let salida = fs::read_to_string(&tmp).unwrap_or_default();
+    let _ = fs::remove_file(&tmp);
+    let corridas = salida
+        .lines()
+        .find_map(|l| l.strip_prefix("running ")?.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0);
+    Ok(Ejecucion { pasan: estado.is_some_and(|e| e.success()), corridas, colgada, salida })
+}
+
+/// Los nombres de todas las pruebas de un ejecutable.
+fn listar(exe: &Path, dir: &Path) -> Result<Vec<String>, String> {
+    let salida = Command::new(exe)
+        .args(["--list", "--format", "terse"])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("no puedo listar las pruebas de {}: {e}", exe.display()))?;
+    Ok(String::from_utf8_lossy(&salida.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .map(str::to_owned)
+        .collect())
+}
+
+fn comprobar_capitulo(lista: &[Ejercicio], capitulo: &str, variantes: &BTreeMap<String, Variante>, informe: &mut Informe) {
+    let del_capitulo: Vec<(usize, &Ejercicio)> =
+        lista.iter().enumerate().filter(|(_, e)| e.capitulo == capitulo).collect();
+    let variante = |tipo: &Tipo| variantes.values().find(|v| &v.tipo == tipo && v.dir.ends_with(nombre_paquete(del_capitulo[0].1, tipo)));
+    let problemas = &mut informe.problemas;
+
+    // La solución compila y sus pruebas son exactamente las de la lista.
+    let Some(solucion) = variante(&Tipo::Solucion) else { return };
+    let Some(exe) = &solucion.ejecutable else {
+        let errores: Vec<&str> = solucion.errores.iter().map(|e| e.texto.as_str()).collect();
+        problemas.push(format!("la solución de {capitulo} no compila:\n{}", errores.join("\n")));
+        return;
+    };
+    match listar(exe, &solucion.dir) {
+        Ok(todas) => {
+            for prueba in &todas {
+                if !del_capitulo.iter().any(|(_, e)| e.pruebas.contains(prueba)) {
+                    problemas.push(format!(
+                        "la prueba «{prueba}» de {capitulo} no es de ningún ejercicio: añádela a su lista de pruebas"
+                    ));
+                }
+            }
+            for (_, e) in &del_capitulo {
+                for prueba in e.pruebas.iter().filter(|p| !todas.contains(p)) {
+                    problemas.push(format!("«{}»: la prueba «{prueba}» no existe", e.nombre));
+                }
+            }
+        }
+        Err(e) => problemas.push(e),
+    }
+
+    // El inicial compila, salvo que tenga un ejercicio «haz que compile».
+    let hay_de_compilar = del_capitulo.iter().any(|(_, e)| e.compilar);
+    if let Some(inicial) = variante(&Tipo::Inicial) {
+        match (inicial.ejecutable.is_some(), hay_de_compilar) {
+            (false, false) => problemas.push(format!(
+                "exercises/{capitulo} no compila y ningún ejercicio es «haz que compile»:\n{}",
+                inicial.errores.first().map(|e| e.texto.as_str()).unwrap_or_default()
+            )),
+            (true, true) => problemas.push(format!(
+                "exercises/{capitulo} compila, pero tiene un ejercicio «haz que compile»"
+            )),
+            _ => {}
+        }
+    }
+
+    for &(i, e) in &del_capitulo {
+        let n = &e.nombre;
+        // La solución pasa las pruebas del ejercicio.
+        match ejecutar(exe, &solucion.dir, &e.pruebas) {
+            Ok(r) if r.pasan && r.corridas == e.pruebas.len() => {}
+            Ok(r) => problemas.push(format!("«{n}»: la solución no pasa sus pruebas:\n{}", r.salida)),
+            Err(err) => problemas.push(err),
+        }
+        // El código inicial de este ejercicio, solo él, hace fallar sus pruebas.
+        let mutante = variantes.values().find(|v| v.tipo == Tipo::Mutante(i));
+        let mut linea = format!("{n}: ");
+        match (mutante, e.compilar) {
+            (Some(v), true) => {
+                let senala = v.errores.iter().any(|err| err.archivos.iter().any(|a| Path::new(a).ends_with(&e.archivo)));
+                if v.ejecutable.is_some() {
+                    problemas.push(format!("«{n}» es «haz que compile», pero su código inicial compila"));
+                } else if !senala {
+                    problemas.push(format!("«{n}»: el código inicial no compila, pero el error no está en {}", e.archivo));
+                } else {
+                    linea.push_str("el código inicial no compila");
+                }
+            }
+            (Some(v), false) => match &v.ejecutable {
+                None => problemas.push(format!(
+                    "«{n}»: con su código inicial, el crate no compila:\n{}",
+                    v.errores.first().map(|e| e.texto.as_str()).unwrap_or_default()
+                )),
+                Some(exe) => match ejecutar(exe, &v.dir, &e.pruebas) {
+                    Ok(r) if r.colgada => {
+                        problemas.push(format!("«{n}»: con el código inicial, sus pruebas se cuelgan"))
+                    }
+                    Ok(r) if r.pasan => problemas.push(format!(
+                        "«{n}»: sus pruebas pasan con el código inicial; no pueden fallar"
+                    )),
+                    Ok(r) if r.corridas != e.pruebas.len() => problemas.push(format!(
+                        "«{n}»: se esperaban {} pruebas y corrieron {}",
+                        e.pruebas.len(),
+                        r.corridas
+                    )),
+                    Ok(_) => linea.push_str("el código inicial falla sus pruebas"),
+                    Err(err) => problemas.push(err),
+                },
+            },
+            (None, _) => problemas.push(format!("«{n}»: falta su variante inicial")),
+        }
+        // Cada respuesta incorrecta conocida también falla.
+        for incorrecta in &e.incorrectas {
+            let tipo = Tipo::Incorrecta(i, incorrecta.clone());
+            let Some(v) = variantes.values().find(|v| v.tipo == tipo) else { continue };
+            match &v.ejecutable {
+                None => problemas.push(format!(
+                    "«{n}»: la respuesta incorrecta {incorrecta} ni compila; así no prueba nada"
+                )),
+                Some(exe) => match ejecutar(exe, &v.dir, &e.pruebas) {
+                    Ok(r) if r.pasan => problemas.push(format!(
+                        "«{n}»: la respuesta incorrecta {incorrecta} pasa las pruebas; faltan pruebas"
+                    )),
+                    Ok(_) => linea.push_str(&format!("; rechaza {incorrecta}")),
+                    Err(err) => problemas.push(err),
+                },
+            }
+        }
+        informe.resumen.push(linea);
+    }
+}

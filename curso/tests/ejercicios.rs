@@ -1,0 +1,27 @@
+//! Cada ejercicio se prueba a sí mismo (ver `curso::verificacion`): su código
+//! inicial falla sus propias pruebas, la solución las pasa todas y cada
+//! respuesta incorrecta conocida falla.
+
+use std::path::PathBuf;
+
+fn raiz() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+#[test]
+fn la_lista_de_ejercicios_es_valida() {
+    let lista = curso::ejercicios::cargar(&raiz()).expect("exercises/ejercicios.toml debe leerse");
+    let problemas = curso::ejercicios::validar(&raiz(), &lista);
+    assert!(problemas.is_empty(), "problemas en la lista:\n- {}", problemas.join("\n- "));
+}
+
+#[test]
+fn cada_ejercicio_falla_en_su_inicio_y_pasa_en_su_solucion() {
+    let lista = curso::ejercicios::cargar(&raiz()).unwrap();
+    let informe = curso::verificacion::verificar(&raiz(), &lista);
+    for linea in &informe.resumen {
+        eprintln!("{linea}");
+    }
+    assert!(informe.problemas.is_empty(), "problemas:\n- {}", informe.problemas.join("\n- "));
+    assert_eq!(informe.resumen.len(), lista.len());
+}

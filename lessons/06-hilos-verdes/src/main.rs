@@ -1,0 +1,76 @@
+//! Cien mil tareas: cuánto tardan, cuánta memoria pide cada una y cuánta
+//! memoria residente usa el proceso en su pico.
+//!
+//! ```text
+//! cargo run -p leccion-06 --release            # 100 000 tareas
+//! cargo run -p leccion-06 --release -- --tareas 500000
+//! cargo run -p leccion-06 -- --rapido          # mil tareas, lo que usan las pruebas
+//! ```
+
+use std::time::{Duration, Instant};
+
+use leccion_06::{campo_de_proc, lee_opciones, pedido_hasta_ahora, AsignadorContador};
+
+#[global_allocator]
+static ASIGNADOR: AsignadorContador = AsignadorContador;
+
+fn main() {
+    let opciones = match lee_opciones(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(mensaje) => {
+            eprintln!("error: {mensaje}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("no se pudo crear el runtime");
+    runtime.block_on(demo(opciones.tareas));
+}
+
+async fn demo(n: u32) {
+    // ANCHOR: lanzar
+    let mut tareas = Vec::with_capacity(n as usize); // reservado antes de medir
+    let (bytes_antes, reservas_antes) = pedido_hasta_ahora();
+    let inicio = Instant::now();
+    for id in 0..n {
+        tareas.push(tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            u64::from(id)
+        }));
+    }
+    let lanzar = inicio.elapsed();
+    let (bytes_despues, reservas_despues) = pedido_hasta_ahora();
+    // ANCHOR_END: lanzar
+
+    let mut suma = 0u64;
+    for tarea in tareas {
+        suma += tarea.await.expect("ninguna tarea debería fallar");
+    }
+    let total = inicio.elapsed();
+
+    let ejemplo = async {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        0u64
+    };
+    let bytes = bytes_despues - bytes_antes;
+    let reservas = reservas_despues - reservas_antes;
+    println!("Tareas lanzadas:                 {n}");
+    println!("Tiempo en lanzarlas:             {:.1} ms", ms(lanzar));
+    println!("Tiempo total (lanzar y recoger): {:.1} ms", ms(total));
+    println!("Tamaño del future (size_of_val): {} B", std::mem::size_of_val(&ejemplo));
+    println!(
+        "Memoria pedida al lanzar:        {bytes} B en {reservas} reservas = {} B por tarea",
+        bytes / u64::from(n)
+    );
+    match campo_de_proc("VmHWM") {
+        Some(pico) => println!(
+            "Pico de memoria residente:       {:.1} MiB (todo el proceso, runtime incluido)",
+            pico as f64 / (1024.0 * 1024.0)
+        ),
+        None => println!("Pico de memoria residente:       no disponible (este sistema no tiene /proc)"),
+    }
+    println!("Suma de comprobación:            {suma}");
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}

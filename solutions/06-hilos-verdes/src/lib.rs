@@ -1,0 +1,8 @@
+//! Soluciones del capítulo 06, «Una tarea es un hilo verde».
+//!
+//! Las pruebas son las mismas que las de `exercises/06-hilos-verdes`.
+//! `cargo run -p soluciones-06` muestra cada solución en marcha.
+
+pub mod lanzable;
+pub mod reparte;
+pub mod junta;
