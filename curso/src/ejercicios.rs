@@ -58,7 +58,10 @@ pub fn cargar(raiz: &Path) -> Result<Vec<Ejercicio>, String> {
     let ruta = raiz.join(LISTA);
     let texto = std::fs::read_to_string(&ruta).map_err(|e| format!("no puedo leer {LISTA}: {e}"))?;
     let archivo: Archivo = toml::from_str(&texto).map_err(|e| format!("{LISTA} no es válido: {e}"))?;
-    Ok(archivo.ejercicio)
+    let mut lista = archivo.ejercicio;
+    // El orden de la lista dentro de un capítulo es el orden de trabajo.
+    lista.sort_by(|a, b| a.capitulo.cmp(&b.capitulo));
+    Ok(lista)
 }
 
 /// Todo lo que está mal en la lista, sin compilar nada: nombres repetidos,
@@ -108,7 +111,12 @@ pub fn validar(raiz: &Path, lista: &[Ejercicio]) -> Vec<String> {
             }
         }
     }
-    // Cada carpeta de ejercicios tiene al menos un ejercicio en la lista.
+    problemas
+}
+
+/// Las carpetas de `exercises/` que no tienen ningún ejercicio en la lista.
+pub fn carpetas_sin_ejercicios(raiz: &Path, lista: &[Ejercicio]) -> Vec<String> {
+    let mut problemas = Vec::new();
     if let Ok(entradas) = std::fs::read_dir(raiz.join("exercises")) {
         for entrada in entradas.flatten().filter(|e| e.path().join("Cargo.toml").is_file()) {
             let capitulo = entrada.file_name().to_string_lossy().into_owned();

@@ -57,8 +57,12 @@ enum Orden {
         ejercicio: String,
     },
     /// Comprueba todo el curso: libro, ejercicios y soluciones (para quien lo mantiene)
-    #[command(help_template = PLANTILLA)]
-    Comprueba,
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Comprueba {
+        /// Verifica solo los ejercicios de este capítulo (por ejemplo, 06-hilos-verdes)
+        #[arg(long, value_name = "CAPITULO")]
+        capitulo: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -124,14 +128,23 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             }
             Ok(())
         }
-        Orden::Comprueba => {
+        Orden::Comprueba { capitulo } => {
             let mut problemas = Vec::new();
             let hecho = libro::construir(&raiz, None)?;
             if hecho.errores + hecho.avisos > 0 {
                 problemas.push(format!("el libro tiene {} errores y {} avisos", hecho.errores, hecho.avisos));
             }
             problemas.extend(comprobaciones::comprobar_libro(&raiz));
-            let lista = ejercicios::cargar(&raiz)?;
+            let mut lista = ejercicios::cargar(&raiz)?;
+            if capitulo.is_none() {
+                problemas.extend(ejercicios::carpetas_sin_ejercicios(&raiz, &lista));
+            }
+            if let Some(c) = &capitulo {
+                lista.retain(|e| &e.capitulo == c);
+                if lista.is_empty() {
+                    return Err(format!("no hay ejercicios del capítulo «{c}» en {}", ejercicios::LISTA));
+                }
+            }
             let informe = verificacion::verificar(&raiz, &lista);
             for linea in &informe.resumen {
                 println!("  {linea}");

@@ -65,7 +65,11 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
     if !informe.problemas.is_empty() {
         return informe;
     }
-    let base = raiz.join("target").join("verificacion");
+    // Un espacio de trabajo por conjunto de capítulos, con un `target/` común:
+    // dos verificaciones de capítulos distintos pueden correr a la vez.
+    let capitulos: Vec<&str> = ejercicios::capitulos(lista).iter().map(|c| &c[..2]).collect();
+    let verificacion = raiz.join("target").join("verificacion");
+    let base = verificacion.join(format!("ws-{}", capitulos.join("-")));
     let mut variantes = match preparar(raiz, lista, &base) {
         Ok(v) => v,
         Err(e) => {
@@ -73,7 +77,7 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
             return informe;
         }
     };
-    if let Err(e) = compilar(&base, &mut variantes) {
+    if let Err(e) = compilar(&base, &verificacion.join("target"), &mut variantes) {
         informe.problemas.push(e);
         return informe;
     }
@@ -227,12 +231,12 @@ fn cargo() -> Command {
 
 /// Compila todas las variantes de una vez y anota, para cada una, su
 /// ejecutable de pruebas o sus errores.
-fn compilar(base: &Path, variantes: &mut BTreeMap<String, Variante>) -> Result<(), String> {
+fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variante>) -> Result<(), String> {
     let salida = cargo()
         .args(["build", "--workspace", "--tests", "--keep-going", "--message-format=json", "--quiet"])
         .arg("--manifest-path")
         .arg(base.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", base.join("target"))
+        .env("CARGO_TARGET_DIR", target)
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;

@@ -11,7 +11,8 @@ fn raiz() -> PathBuf {
 #[test]
 fn la_lista_de_ejercicios_es_valida() {
     let lista = curso::ejercicios::cargar(&raiz()).expect("exercises/ejercicios.toml debe leerse");
-    let problemas = curso::ejercicios::validar(&raiz(), &lista);
+    let mut problemas = curso::ejercicios::validar(&raiz(), &lista);
+    problemas.extend(curso::ejercicios::carpetas_sin_ejercicios(&raiz(), &lista));
     assert!(problemas.is_empty(), "problemas en la lista:\n- {}", problemas.join("\n- "));
 }
 
