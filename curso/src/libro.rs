@@ -106,6 +106,9 @@ pub fn reescribir_enlaces(texto: &str, carpeta: &Path, raiz: &Path, repositorio:
             Ok(relativa) if ruta.starts_with("../") && !dentro_del_libro => {
                 let tipo = if absoluta.is_dir() { "tree" } else { "blob" };
                 salida.push_str(&format!("{repositorio}/{tipo}/main/{}", relativa.display()));
+                if ruta.ends_with('/') {
+                    salida.push('/');
+                }
                 if !fragmento.is_empty() {
                     salida.push('#');
                     salida.push_str(fragmento);
