@@ -235,6 +235,16 @@ fn comprobar_carpetas(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
                 problemas.push(format!("el capítulo book/{c}.md no tiene {grupo}/{c}/"));
             }
         }
+        if grupo == "solutions" {
+            for c in capitulos.iter().filter(|c| raiz.join(grupo).join(c).is_dir()) {
+                if !raiz.join(grupo).join(c).join("src/main.rs").is_file() {
+                    problemas.push(format!(
+                        "{grupo}/{c}/ no tiene src/main.rs: `cargo run -p soluciones-{}` debe mostrar la solución",
+                        &c[..2]
+                    ));
+                }
+            }
+        }
         for entrada in fs::read_dir(raiz.join(grupo)).into_iter().flatten().flatten() {
             let nombre = entrada.file_name().to_string_lossy().into_owned();
             if entrada.path().is_dir() && !capitulos.contains(&nombre) {

@@ -50,6 +50,8 @@ struct Variante {
     tipo: Tipo,
     dir: PathBuf,
     ejecutable: Option<PathBuf>,
+    /// El binario de la demo (solo en la variante de la solución).
+    demo: Option<PathBuf>,
     errores: Vec<ErrorDeCompilacion>,
 }
 
@@ -128,7 +130,7 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
             fs::copy(&desde, dir.join(&e.archivo))
                 .map_err(|err| format!("no puedo copiar {}: {err}", desde.display()))?;
         }
-        variantes.insert(paquete, Variante { tipo, dir, ejecutable: None, errores: Vec::new() });
+        variantes.insert(paquete, Variante { tipo, dir, ejecutable: None, demo: None, errores: Vec::new() });
         Ok::<(), String>(())
     };
     for capitulo in ejercicios::capitulos(lista) {
@@ -240,20 +242,36 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
+    // Las demos de las soluciones (`cargo run -p soluciones-NN`).
+    let mut demos = cargo();
+    demos.args(["build", "--bins", "--message-format=json", "--quiet"]).arg("--manifest-path").arg(base.join("Cargo.toml"));
+    for (paquete, v) in variantes.iter().filter(|(_, v)| v.tipo == Tipo::Solucion) {
+        let _ = v;
+        demos.args(["-p", paquete]);
+    }
+    let salida_demos = demos
+        .env("CARGO_TARGET_DIR", target)
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
     let por_manifiesto: BTreeMap<PathBuf, String> = variantes
         .iter()
         .map(|(paquete, v)| (v.dir.join("Cargo.toml"), paquete.clone()))
         .collect();
-    for linea in String::from_utf8_lossy(&salida.stdout).lines() {
+    let mensajes = String::from_utf8_lossy(&salida.stdout).into_owned() + &String::from_utf8_lossy(&salida_demos.stdout);
+    for linea in mensajes.lines() {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(linea) else { continue };
         let Some(manifiesto) = msg["manifest_path"].as_str() else { continue };
         let Some(paquete) = por_manifiesto.get(Path::new(manifiesto)) else { continue };
         let variante = variantes.get_mut(paquete).expect("variante conocida");
         match msg["reason"].as_str() {
             Some("compiler-artifact") => {
-                let es_prueba = msg["target"]["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "test"));
-                if let (true, Some(exe)) = (es_prueba, msg["executable"].as_str()) {
-                    variante.ejecutable = Some(PathBuf::from(exe));
+                let tipo = |t: &str| msg["target"]["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == t));
+                let exe = msg["executable"].as_str().map(PathBuf::from);
+                if tipo("test") {
+                    variante.ejecutable = exe.or(variante.ejecutable.take());
+                } else if tipo("bin") && msg["profile"]["test"] == false {
+                    variante.demo = exe.or(variante.demo.take());
                 }
             }
             Some("compiler-message") if msg["message"]["level"] == "error" => {
@@ -293,11 +311,17 @@ pub struct Ejecucion {
 /// Ejecuta las pruebas `nombres` (exactas) de un ejecutable de pruebas, con
 /// un límite de tiempo.
 pub fn ejecutar(exe: &Path, dir: &Path, nombres: &[String]) -> Result<Ejecucion, String> {
+    let mut args = vec!["--exact".to_string()];
+    args.extend(nombres.iter().cloned());
+    correr(exe, dir, &args)
+}
+
+/// Ejecuta un programa con un límite de tiempo y recoge su salida.
+pub fn correr(exe: &Path, dir: &Path, args: &[String]) -> Result<Ejecucion, String> {
     let tmp = std::env::temp_dir().join(format!("curso-prueba-{}-{:?}", std::process::id(), std::thread::current().id()));
     let archivo = fs::File::create(&tmp).map_err(|e| e.to_string())?;
     let mut hijo = Command::new(exe)
-        .arg("--exact")
-        .args(nombres)
+        .args(args)
         .current_dir(dir)
         .env("RUST_BACKTRACE", "0")
         .stdout(archivo.try_clone().map_err(|e| e.to_string())?)
@@ -368,6 +392,16 @@ fn comprobar_capitulo(lista: &[Ejercicio], capitulo: &str, variantes: &BTreeMap<
             }
         }
         Err(e) => problemas.push(e),
+    }
+
+    // La demo de la solución se ejecuta y termina bien.
+    match &solucion.demo {
+        None => problemas.push(format!("solutions/{capitulo} no tiene demo: falta src/main.rs")),
+        Some(demo) => match correr(demo, &solucion.dir, &[]) {
+            Ok(r) if r.pasan && !r.salida.trim().is_empty() => {}
+            Ok(r) => problemas.push(format!("`cargo run -p soluciones-{}` falla:\n{}", &capitulo[..2], r.salida)),
+            Err(e) => problemas.push(e),
+        },
     }
 
     // El inicial compila, salvo que tenga un ejercicio «haz que compile».
