@@ -35,3 +35,5 @@ pub fn raiz() -> PathBuf {
 fn es_raiz(dir: &Path) -> bool {
     dir.join("book.toml").is_file() && dir.join("exercises/ejercicios.toml").is_file()
 }
+pub mod iniciales;
+pub mod practica;

@@ -6,7 +6,13 @@ use std::process::ExitCode;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, Parser, Subcommand};
 
-use curso::{comprobaciones, ejercicios, libro, servidor, verificacion};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use curso::practica::{self, Estado};
+use curso::{comprobaciones, ejercicios, iniciales, libro, servidor, verificacion};
 
 const PLANTILLA: &str = "{about}\n\nUso: {usage}\n\n{all-args}";
 
@@ -46,15 +52,49 @@ enum Orden {
         #[arg(long, value_name = "CARPETA")]
         destino: Option<PathBuf>,
     },
-    /// Lista los ejercicios, capítulo a capítulo
+    /// Lista los ejercicios con su estado y tu progreso
     #[command(help_template = PLANTILLA)]
     Lista,
-    /// Muestra las pistas de un ejercicio
+    /// Prueba un ejercicio (por defecto, el siguiente pendiente) y resume el resultado
     #[command(help_template = PLANTILLA)]
-    Pista {
+    Verifica {
         /// El nombre del ejercicio (míralo con `cargo curso lista`)
         #[arg(value_name = "EJERCICIO")]
+        ejercicio: Option<String>,
+    },
+    /// Vuelve a probar el ejercicio actual cada vez que guardas; pasa al siguiente cuando lo superas
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Vigila {
+        /// Sin vigilar archivos: pulsa Enter para volver a probar
+        #[arg(long)]
+        manual: bool,
+    },
+    /// Muestra las pistas de un ejercicio (por defecto, el siguiente pendiente)
+    #[command(help_template = PLANTILLA)]
+    Pista {
+        /// El nombre del ejercicio
+        #[arg(value_name = "EJERCICIO")]
+        ejercicio: Option<String>,
+    },
+    /// Dice dónde está la solución de un ejercicio que ya superaste y cómo ejecutarla
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Solucion {
+        /// El nombre del ejercicio
+        #[arg(value_name = "EJERCICIO")]
         ejercicio: String,
+        /// Muéstrala aunque no hayas superado el ejercicio (para quien enseña)
+        #[arg(long)]
+        mostrar: bool,
+    },
+    /// Devuelve un ejercicio a su código inicial (guarda antes una copia del tuyo)
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Reinicia {
+        /// El nombre del ejercicio
+        #[arg(value_name = "EJERCICIO")]
+        ejercicio: String,
+        /// No preguntes: responde que sí
+        #[arg(long)]
+        si: bool,
     },
     /// Comprueba todo el curso: libro, ejercicios y soluciones (para quien lo mantiene)
     #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
@@ -63,6 +103,9 @@ enum Orden {
         #[arg(long, value_name = "CAPITULO")]
         capitulo: Option<String>,
     },
+    /// Vuelve a fijar el código inicial de los ejercicios (para quien mantiene el curso)
+    #[command(name = "fija-iniciales", help_template = PLANTILLA)]
+    FijaIniciales,
 }
 
 fn main() -> ExitCode {
@@ -107,25 +150,93 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
         }
         Orden::Lista => {
             let lista = ejercicios::cargar(&raiz)?;
+            let estados = practica::estados(&raiz, &lista);
             let mut capitulo = "";
-            for e in &lista {
+            for (e, estado) in lista.iter().zip(&estados) {
                 if e.capitulo != capitulo {
                     capitulo = &e.capitulo;
                     println!("\nCapítulo {capitulo}  (cargo test -p {})", e.paquete());
                 }
-                let marca = if e.compilar { "  [haz que compile]" } else { "" };
-                println!("  {:<16} {}{marca}", e.nombre, e.titulo);
+                let compilar = if e.compilar { "  [haz que compile]" } else { "" };
+                println!("  {} {:<14} {:<16} {}{compilar}", estado.marca(), estado.etiqueta(), e.nombre, e.titulo);
+            }
+            let hechos = estados.iter().filter(|e| **e == Estado::Hecho).count();
+            println!("\nProgreso: {}", practica::barra(hechos, lista.len()));
+            match siguiente(&lista, &estados) {
+                Some(i) => println!("Siguiente: cargo curso verifica {}", lista[i].nombre),
+                None => println!("¡Has terminado todos los ejercicios!"),
             }
             Ok(())
         }
+        Orden::Verifica { ejercicio } => {
+            let lista = ejercicios::cargar(&raiz)?;
+            let e = match ejercicio {
+                Some(n) => buscar(&lista, &n)?,
+                None => match siguiente(&lista, &practica::estados(&raiz, &lista)) {
+                    Some(i) => &lista[i],
+                    None => {
+                        println!("¡Has terminado todos los ejercicios! Míralos con `cargo curso lista`.");
+                        return Ok(());
+                    }
+                },
+            };
+            let r = practica::verificar(&raiz, &lista, e)?;
+            practica::anotar(&raiz, e, r.paso)?;
+            print!("{}", r.informe);
+            if r.paso {
+                match siguiente(&lista, &practica::estados(&raiz, &lista)) {
+                    Some(i) => println!("Siguiente: «{}» ({}).", lista[i].nombre, lista[i].titulo),
+                    None => println!("¡Has terminado todos los ejercicios!"),
+                }
+                Ok(())
+            } else {
+                Err(format!("«{}» todavía no pasa sus pruebas", e.nombre))
+            }
+        }
+        Orden::Vigila { manual } => vigilar(&raiz, manual),
         Orden::Pista { ejercicio } => {
             let lista = ejercicios::cargar(&raiz)?;
+            let e = match ejercicio {
+                Some(n) => buscar(&lista, &n)?,
+                None => match siguiente(&lista, &practica::estados(&raiz, &lista)) {
+                    Some(i) => &lista[i],
+                    None => return Err("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE".into()),
+                },
+            };
+            mostrar_pistas(e);
+            Ok(())
+        }
+        Orden::Solucion { ejercicio, mostrar } => {
+            let lista = ejercicios::cargar(&raiz)?;
             let e = buscar(&lista, &ejercicio)?;
-            println!("{} — {}", e.nombre, e.titulo);
-            println!("Archivo: {}", e.carpeta().join(&e.archivo).display());
-            for (i, pista) in e.pistas.iter().enumerate() {
-                println!("Pista {}: {pista}", i + 1);
+            let i = lista.iter().position(|x| x.nombre == e.nombre).unwrap();
+            let hecho = practica::estados(&raiz, &lista)[i] == Estado::Hecho;
+            if !hecho && !mostrar {
+                return Err(format!(
+                    "todavía no has superado «{}». Prueba antes `cargo curso pista {}`; si aun así quieres \
+                     verla: cargo curso solucion {} --mostrar",
+                    e.nombre, e.nombre, e.nombre
+                ));
             }
+            println!("La solución de «{}» está en {}", e.nombre, e.carpeta_solucion().join(&e.archivo).display());
+            println!("Ejecútala:        cargo run -p {}", e.paquete_solucion());
+            println!("Sus pruebas:      cargo test -p {}", e.paquete_solucion());
+            if !e.incorrectas.is_empty() {
+                let rutas: Vec<String> =
+                    e.incorrectas.iter().map(|i| e.carpeta_solucion().join(i).display().to_string()).collect();
+                println!("Y una respuesta que parece buena pero no lo es: {}", rutas.join(", "));
+            }
+            Ok(())
+        }
+        Orden::Reinicia { ejercicio, si } => {
+            let lista = ejercicios::cargar(&raiz)?;
+            let e = buscar(&lista, &ejercicio)?;
+            reiniciar(&raiz, e, si)
+        }
+        Orden::FijaIniciales => {
+            let lista = ejercicios::cargar(&raiz)?;
+            let n = iniciales::fijar(&raiz, &lista)?;
+            println!("Fijado el código inicial de {n} ejercicios en {}", iniciales::INICIALES);
             Ok(())
         }
         Orden::Comprueba { capitulo } => {
@@ -158,6 +269,164 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             }
         }
     }
+}
+
+/// El primer ejercicio, en orden, que no está hecho.
+fn siguiente(lista: &[ejercicios::Ejercicio], estados: &[Estado]) -> Option<usize> {
+    let _ = lista;
+    estados.iter().position(|e| *e != Estado::Hecho)
+}
+
+fn mostrar_pistas(e: &ejercicios::Ejercicio) {
+    println!("{} — {}", e.nombre, e.titulo);
+    println!("Archivo: {}", e.carpeta().join(&e.archivo).display());
+    for (i, pista) in e.pistas.iter().enumerate() {
+        println!("Pista {}: {pista}", i + 1);
+    }
+}
+
+/// Pregunta sí o no; sin respuesta (fin de la entrada), es que no.
+fn confirmar(pregunta: &str) -> bool {
+    print!("{pregunta} [s/N] ");
+    let _ = std::io::stdout().flush();
+    let mut linea = String::new();
+    match std::io::stdin().lock().read_line(&mut linea) {
+        Ok(0) | Err(_) => {
+            println!();
+            false
+        }
+        Ok(_) => matches!(linea.trim().to_lowercase().as_str(), "s" | "si" | "sí" | "y" | "yes"),
+    }
+}
+
+fn reiniciar(raiz: &Path, e: &ejercicios::Ejercicio, si: bool) -> Result<(), String> {
+    let hashes = iniciales::cargar(raiz)?;
+    if iniciales::sin_tocar(raiz, e, &hashes) {
+        println!("«{}» ya tiene su código inicial; no hay nada que reiniciar.", e.nombre);
+        return Ok(());
+    }
+    let original = iniciales::contenido(raiz, e, &hashes)?;
+    let ruta = raiz.join(e.carpeta()).join(&e.archivo);
+    let copias = raiz.join(practica::CARPETA).join("copias");
+    let segundos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let copia = copias.join(format!("{}-{segundos}.rs", e.nombre));
+    let relativa = copia.strip_prefix(raiz).unwrap_or(&copia).display().to_string();
+    if !si
+        && !confirmar(&format!(
+            "¿Devuelvo «{}» a su código inicial? Tu versión se guardará en {relativa}.",
+            e.nombre
+        ))
+    {
+        println!("No he cambiado nada.");
+        return Ok(());
+    }
+    std::fs::create_dir_all(&copias).map_err(|err| format!("no puedo crear {}: {err}", copias.display()))?;
+    if ruta.exists() {
+        std::fs::copy(&ruta, &copia).map_err(|err| format!("no puedo guardar la copia: {err}; no he cambiado nada"))?;
+    }
+    std::fs::write(&ruta, original).map_err(|err| format!("no puedo escribir {}: {err}", ruta.display()))?;
+    practica::olvidar(raiz, e)?;
+    println!("«{}» vuelve a su código inicial. Tu versión está en {relativa}.", e.nombre);
+    Ok(())
+}
+
+enum Evento {
+    Cambio,
+    Linea(String),
+    Fin,
+}
+
+/// El modo vigilancia: prueba, espera a que guardes (o a una orden), repite.
+fn vigilar(raiz: &Path, manual: bool) -> Result<(), String> {
+    let lista = ejercicios::cargar(raiz)?;
+    let (tx, rx) = mpsc::channel();
+    let tx_teclado = tx.clone();
+    std::thread::spawn(move || {
+        for linea in std::io::stdin().lock().lines() {
+            let Ok(linea) = linea else { break };
+            if tx_teclado.send(Evento::Linea(linea.trim().to_lowercase())).is_err() {
+                return;
+            }
+        }
+        let _ = tx_teclado.send(Evento::Fin);
+    });
+    let _vigilante = if manual {
+        None
+    } else {
+        match vigilante(raiz, tx) {
+            Ok(v) => Some(v),
+            Err(err) => {
+                println!("No puedo vigilar los archivos aquí ({err}). Sigo en modo manual.");
+                None
+            }
+        }
+    };
+    let automatico = _vigilante.is_some();
+    let Some(mut actual) = siguiente(&lista, &practica::estados(raiz, &lista)) else {
+        println!("¡Has terminado todos los ejercicios!");
+        return Ok(());
+    };
+    loop {
+        let e = &lista[actual];
+        println!("\n──────── {} ────────", e.nombre);
+        let r = practica::verificar(raiz, &lista, e)?;
+        practica::anotar(raiz, e, r.paso)?;
+        print!("{}", r.informe);
+        if r.paso {
+            match siguiente(&lista, &practica::estados(raiz, &lista)) {
+                Some(i) => {
+                    println!("Superado. Vamos con «{}»: {}", lista[i].nombre, lista[i].titulo);
+                    actual = i;
+                    continue;
+                }
+                None => {
+                    println!("¡Has terminado todos los ejercicios!");
+                    return Ok(());
+                }
+            }
+        }
+        if automatico {
+            println!("\nGuarda el archivo para volver a probar. p+Enter: pista · l+Enter: lista · q+Enter: salir · Enter: probar ya");
+        } else {
+            println!("\nEnter: volver a probar · p+Enter: pista · l+Enter: lista · q+Enter: salir");
+        }
+        loop {
+            match rx.recv() {
+                Ok(Evento::Cambio) => {
+                    // Un guardado suele llegar como varios avisos seguidos.
+                    while rx.recv_timeout(Duration::from_millis(300)).is_ok_and(|ev| matches!(ev, Evento::Cambio)) {}
+                    break;
+                }
+                Ok(Evento::Linea(l)) if l.is_empty() => break,
+                Ok(Evento::Linea(l)) if l == "p" => mostrar_pistas(e),
+                Ok(Evento::Linea(l)) if l == "l" => {
+                    let estados = practica::estados(raiz, &lista);
+                    for (x, estado) in lista.iter().zip(&estados) {
+                        println!("  {} {:<14} {}", estado.marca(), estado.etiqueta(), x.nombre);
+                    }
+                    let hechos = estados.iter().filter(|e| **e == Estado::Hecho).count();
+                    println!("Progreso: {}", practica::barra(hechos, lista.len()));
+                }
+                Ok(Evento::Linea(l)) if l == "q" => return Ok(()),
+                Ok(Evento::Linea(l)) => println!("No entiendo «{l}». Usa p, l, q o Enter."),
+                Ok(Evento::Fin) | Err(_) => return Ok(()),
+            }
+        }
+    }
+}
+
+fn vigilante(raiz: &Path, tx: mpsc::Sender<Evento>) -> notify::Result<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        if let Ok(ev) = ev {
+            let cambia = matches!(ev.kind, EventKind::Modify(_) | EventKind::Create(_));
+            if cambia && ev.paths.iter().any(|p| p.extension().is_some_and(|x| x == "rs")) {
+                let _ = tx.send(Evento::Cambio);
+            }
+        }
+    })?;
+    w.watch(&raiz.join("exercises"), RecursiveMode::Recursive)?;
+    Ok(w)
 }
 
 /// Busca un ejercicio por nombre; si no existe, sugiere los más parecidos.

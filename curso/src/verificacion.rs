@@ -22,6 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::ejercicios::{self, Ejercicio};
+use crate::iniciales;
 
 /// Lo más que puede tardar una ejecución de pruebas antes de darla por colgada.
 const LIMITE: Duration = Duration::from_secs(120);
@@ -122,34 +123,50 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
     }
 
     let mut variantes = BTreeMap::new();
-    let mut anadir = |e: &Ejercicio, tipo: Tipo, origen: PathBuf, reemplazo: Option<PathBuf>| {
+    // El código inicial de cada ejercicio tal como se publicó, aunque hayas
+    // trabajado los ejercicios en tu copia.
+    let hashes = iniciales::cargar(raiz)?;
+    let mut inicial = BTreeMap::new();
+    for e in lista {
+        inicial.insert(e.nombre.clone(), iniciales::contenido(raiz, e, &hashes)?);
+    }
+    let mut anadir = |e: &Ejercicio, tipo: Tipo, origen: PathBuf, reemplazos: Vec<(&str, Vec<u8>)>| {
         let paquete = nombre_paquete(e, &tipo);
         let dir = crates.join(&paquete);
         copiar_crate(&origen, &dir, &paquete)?;
-        if let Some(desde) = reemplazo {
-            fs::copy(&desde, dir.join(&e.archivo))
-                .map_err(|err| format!("no puedo copiar {}: {err}", desde.display()))?;
+        for (archivo, contenido) in reemplazos {
+            escribir_bytes(&dir.join(archivo), &contenido)?;
         }
         variantes.insert(paquete, Variante { tipo, dir, ejecutable: None, demo: None, errores: Vec::new() });
         Ok::<(), String>(())
     };
     for capitulo in ejercicios::capitulos(lista) {
         let primero = lista.iter().find(|e| e.capitulo == capitulo).expect("capítulo con ejercicios");
-        anadir(primero, Tipo::Solucion, raiz.join(primero.carpeta_solucion()), None)?;
-        anadir(primero, Tipo::Inicial, raiz.join(primero.carpeta()), None)?;
+        anadir(primero, Tipo::Solucion, raiz.join(primero.carpeta_solucion()), vec![])?;
+        let todos_iniciales = lista
+            .iter()
+            .filter(|e| e.capitulo == capitulo)
+            .map(|e| (e.archivo.as_str(), inicial[&e.nombre].clone()))
+            .collect();
+        anadir(primero, Tipo::Inicial, raiz.join(primero.carpeta()), todos_iniciales)?;
     }
     for (i, e) in lista.iter().enumerate() {
         let solucion = raiz.join(e.carpeta_solucion());
-        anadir(e, Tipo::Mutante(i), solucion.clone(), Some(raiz.join(e.carpeta()).join(&e.archivo)))?;
+        anadir(e, Tipo::Mutante(i), solucion.clone(), vec![(&e.archivo, inicial[&e.nombre].clone())])?;
         for incorrecta in &e.incorrectas {
-            anadir(e, Tipo::Incorrecta(i, incorrecta.clone()), solucion.clone(), Some(solucion.join(incorrecta)))?;
+            let contenido = fs::read(solucion.join(incorrecta)).map_err(|err| format!("{incorrecta}: {err}"))?;
+            anadir(e, Tipo::Incorrecta(i, incorrecta.clone()), solucion.clone(), vec![(&e.archivo, contenido)])?;
         }
     }
     Ok(variantes)
 }
 
 fn escribir(ruta: &Path, texto: &str) -> Result<(), String> {
-    fs::write(ruta, texto).map_err(|e| format!("no puedo escribir {}: {e}", ruta.display()))
+    escribir_bytes(ruta, texto.as_bytes())
+}
+
+fn escribir_bytes(ruta: &Path, bytes: &[u8]) -> Result<(), String> {
+    fs::write(ruta, bytes).map_err(|e| format!("no puedo escribir {}: {e}", ruta.display()))
 }
 
 /// Copia un crate (sin `target/`) y ajusta su `Cargo.toml`: otro nombre de

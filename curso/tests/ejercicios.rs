@@ -13,6 +13,19 @@ fn la_lista_de_ejercicios_es_valida() {
     let lista = curso::ejercicios::cargar(&raiz()).expect("exercises/ejercicios.toml debe leerse");
     let mut problemas = curso::ejercicios::validar(&raiz(), &lista);
     problemas.extend(curso::ejercicios::carpetas_sin_ejercicios(&raiz(), &lista));
+    // Cada ejercicio tiene fijado su código inicial; en la integración
+    // continua (clon limpio), los archivos deben ser exactamente esos.
+    let hashes = curso::iniciales::cargar(&raiz()).expect("exercises/iniciales.toml");
+    for e in &lista {
+        if !hashes.contains_key(&e.nombre) {
+            problemas.push(format!("«{}» no está en exercises/iniciales.toml: cargo curso fija-iniciales", e.nombre));
+        } else if std::env::var_os("CI").is_some() && !curso::iniciales::sin_tocar(&raiz(), e, &hashes) {
+            problemas.push(format!(
+                "el código inicial de «{}» cambió y exercises/iniciales.toml no: cargo curso fija-iniciales",
+                e.nombre
+            ));
+        }
+    }
     assert!(problemas.is_empty(), "problemas en la lista:\n- {}", problemas.join("\n- "));
 }
 
