@@ -42,6 +42,72 @@ pub fn comprobar_libro(raiz: &Path) -> Vec<String> {
         }
     }
     problemas.extend(comprobar_carpetas(raiz, &paginas));
+    problemas.extend(comprobar_capitulos(raiz, &paginas));
+    problemas
+}
+
+/// Los nombres de los paquetes del espacio de trabajo.
+pub fn paquetes(raiz: &Path) -> Vec<String> {
+    let mut nombres = Vec::new();
+    let mut manifiestos = vec![raiz.join("curso/Cargo.toml")];
+    for grupo in ["lessons", "exercises", "solutions"] {
+        for entrada in fs::read_dir(raiz.join(grupo)).into_iter().flatten().flatten() {
+            manifiestos.push(entrada.path().join("Cargo.toml"));
+        }
+    }
+    for m in manifiestos {
+        let Ok(texto) = fs::read_to_string(&m) else { continue };
+        let Ok(tabla) = texto.parse::<toml::Table>() else { continue };
+        if let Some(nombre) = tabla.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str()) {
+            nombres.push(nombre.to_string());
+        }
+    }
+    nombres
+}
+
+/// Cada capítulo trae sus notas para quien enseña (con tiempo y preguntas) y
+/// la tabla de ejercicios generada; cada `cargo run -p X` y `cargo test -p X`
+/// del libro nombra un paquete que existe.
+fn comprobar_capitulos(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
+    let mut problemas = Vec::new();
+    let paquetes = paquetes(raiz);
+    let lista = crate::ejercicios::cargar(raiz).unwrap_or_default();
+    for pagina in paginas {
+        let nombre = pagina.file_name().unwrap().to_string_lossy().into_owned();
+        let texto = fs::read_to_string(pagina).unwrap_or_default();
+        for orden in ["cargo run -p ", "cargo test -p ", "cargo run --release -p "] {
+            for trozo in texto.split(orden).skip(1) {
+                let paquete: String =
+                    trozo.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+                if paquete.is_empty() || paquete.ends_with('-') || paquete == "X" || paquete.contains("NN") {
+                    continue; // un ejemplo genérico, como `cargo test -p ejercicios-NN`
+                }
+                if !paquetes.contains(&paquete) {
+                    problemas.push(format!("book/{nombre}: `{orden}{paquete}` nombra un paquete que no existe"));
+                }
+            }
+        }
+        let stem = nombre.trim_end_matches(".md");
+        let es_capitulo = stem.len() > 3 && stem.as_bytes()[..2].iter().all(u8::is_ascii_digit);
+        if !es_capitulo {
+            continue;
+        }
+        if !texto.contains("<details class=\"instructor\">") {
+            problemas.push(format!("book/{nombre}: faltan las notas para quien enseña (<details class=\"instructor\">)"));
+        }
+        if crate::libro::tiempo_estimado(&texto).is_none() {
+            problemas.push(format!("book/{nombre}: las notas no dicen «**Tiempo estimado:** N minutos»"));
+        }
+        if !texto.contains("**Preguntas para la sala:**") {
+            problemas.push(format!("book/{nombre}: las notas no traen «**Preguntas para la sala:**»"));
+        }
+        if lista.iter().any(|e| e.capitulo == stem) && !texto.contains("{{#ejercicios}}") {
+            problemas.push(format!(
+                "book/{nombre}: usa {{{{#ejercicios}}}} para la tabla de ejercicios (sale de {})",
+                crate::ejercicios::LISTA
+            ));
+        }
+    }
     problemas
 }
 

@@ -39,6 +39,7 @@ pub fn construir(raiz: &Path, destino: Option<&Path>) -> Result<Construccion, St
     }
     let repositorio = repositorio(&libro.config);
     libro.with_preprocessor(mdbook_mermaid::Mermaid);
+    libro.with_preprocessor(DirectivasDelCurso { raiz: raiz.to_path_buf() });
     libro.with_preprocessor(EnlacesAlRepositorio { repositorio });
     libro.build().map_err(|e| format!("mdbook no pudo construir el libro: {e:#}"))?;
     let destino = raiz.join(&libro.config.build.build_dir);
@@ -88,6 +89,128 @@ impl Preprocessor for EnlacesAlRepositorio {
         });
         Ok(book)
     }
+}
+
+/// Las directivas propias del curso, generadas a partir de sus fuentes de
+/// verdad para que el libro no pueda desviarse de ellas:
+///
+/// - `{{#ejercicios}}` en un capítulo: la tabla de sus ejercicios, leída de
+///   `exercises/ejercicios.toml`;
+/// - `{{#horario}}`: el horario del curso, con el tiempo estimado que cada
+///   capítulo declara en sus notas para quien enseña.
+pub struct DirectivasDelCurso {
+    pub raiz: PathBuf,
+}
+
+impl Preprocessor for DirectivasDelCurso {
+    fn name(&self) -> &str {
+        "directivas-del-curso"
+    }
+
+    fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> ResultadoMdbook<Book> {
+        let lista = crate::ejercicios::cargar(&self.raiz).map_err(|e| anyhow_error(&e))?;
+        let horario = tabla_de_horario(&self.raiz);
+        let mut fallo = None;
+        book.for_each_mut(|item| {
+            let BookItem::Chapter(capitulo) = item else { return };
+            let nombre = capitulo
+                .source_path
+                .as_ref()
+                .and_then(|p| p.file_stem())
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if capitulo.content.contains("{{#ejercicios}}") {
+                match tabla_de_ejercicios(&lista, &nombre) {
+                    Ok(tabla) => capitulo.content = capitulo.content.replace("{{#ejercicios}}", &tabla),
+                    Err(e) => fallo = Some(e),
+                }
+            }
+            if capitulo.content.contains("{{#horario}}") {
+                match &horario {
+                    Ok(tabla) => capitulo.content = capitulo.content.replace("{{#horario}}", tabla),
+                    Err(e) => fallo = Some(e.clone()),
+                }
+            }
+        });
+        match fallo {
+            Some(e) => Err(anyhow_error(&e)),
+            None => Ok(book),
+        }
+    }
+}
+
+fn anyhow_error(mensaje: &str) -> mdbook_driver::errors::Error {
+    mdbook_driver::errors::Error::msg(mensaje.to_string())
+}
+
+/// La tabla de ejercicios del capítulo `capitulo` (`06-hilos-verdes`).
+pub fn tabla_de_ejercicios(lista: &[crate::ejercicios::Ejercicio], capitulo: &str) -> Result<String, String> {
+    let del_capitulo: Vec<_> = lista.iter().filter(|e| e.capitulo == capitulo).collect();
+    let Some(primero) = del_capitulo.first() else {
+        return Err(format!("book/{capitulo}.md usa {{{{#ejercicios}}}}, pero no tiene ejercicios en la lista"));
+    };
+    let mut t = String::from("| | ejercicio | qué haces | archivo |\n|---|---|---|---|\n");
+    for (i, e) in del_capitulo.iter().enumerate() {
+        let compilar = if e.compilar { " (haz que compile)" } else { "" };
+        t.push_str(&format!(
+            "| {} | `{}` | {}{compilar} | [`{}`](../exercises/{}/{}) |\n",
+            i + 1,
+            e.nombre,
+            e.titulo,
+            e.archivo,
+            e.capitulo,
+            e.archivo
+        ));
+    }
+    t.push_str(&format!(
+        "\nPrueba uno con `cargo curso verifica NOMBRE`, todos con `cargo test -p {}`, o deja \
+         `cargo curso vigila` abierto mientras trabajas. Si te atascas: `cargo curso pista NOMBRE`.\n",
+        primero.paquete()
+    ));
+    Ok(t)
+}
+
+/// Los minutos que declara un capítulo en `**Tiempo estimado:** N minutos`.
+pub fn tiempo_estimado(texto: &str) -> Option<u32> {
+    let resto = texto.split("**Tiempo estimado:**").nth(1)?;
+    resto.split_whitespace().next()?.parse().ok()
+}
+
+/// El título de una página: su primera línea `# ...`.
+pub fn titulo(texto: &str) -> Option<&str> {
+    texto.lines().find_map(|l| l.strip_prefix("# "))
+}
+
+/// El horario: un capítulo por fila, con su tiempo y sus comandos.
+pub fn tabla_de_horario(raiz: &Path) -> Result<String, String> {
+    let mut capitulos: Vec<PathBuf> = std::fs::read_dir(raiz.join("book"))
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let n = p.file_name().unwrap_or_default().to_string_lossy();
+            n.ends_with(".md") && n.len() > 3 && n.as_bytes()[..2].iter().all(u8::is_ascii_digit)
+        })
+        .collect();
+    capitulos.sort();
+    let mut t = String::from("| capítulo | tiempo | la lección en directo | las soluciones |\n|---|---|---|---|\n");
+    let mut total = 0;
+    for ruta in &capitulos {
+        let texto = std::fs::read_to_string(ruta).map_err(|e| e.to_string())?;
+        let archivo = ruta.file_name().unwrap().to_string_lossy();
+        // Un capítulo sin tiempo lo señala `cargo test` (comprobaciones); aquí, «?».
+        let minutos = tiempo_estimado(&texto);
+        total += minutos.unwrap_or(0);
+        let minutos = minutos.map_or("?".to_string(), |m| format!("{m} min"));
+        let numero = &archivo[..2];
+        t.push_str(&format!(
+            "| [{}]({archivo}) | {minutos} | `cargo run -p leccion-{numero} --release` | `cargo run -p soluciones-{numero}` |\n",
+            titulo(&texto).unwrap_or(&archivo),
+        ));
+    }
+    let (h, m) = (total / 60, total % 60);
+    t.push_str(&format!("| **total** | **{h} h {m:02} min** | | |\n"));
+    Ok(t)
 }
 
 /// Reescribe `](../ruta)` cuando la ruta sale de la carpeta del libro.
