@@ -374,10 +374,117 @@ mod pruebas {
     }
 
     #[test]
+    fn un_ancla_rota_en_el_html_es_un_problema() {
+        let dir = std::env::temp_dir().join(format!("curso-html-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("a.html"), r#"<a href="b.html#bien">x</a> <a href="b.html#mal">y</a> <a href="c.html">z</a> <a data-id="q" href="https://tokio.rs">t</a>"#).unwrap();
+        fs::write(dir.join("b.html"), r#"<h2 id="bien">B</h2><p data-id="mal"></p>"#).unwrap();
+        let p = comprobar_html(&dir, &raiz(), "https://github.com/a/b");
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(p[0].contains("b.html#mal") || p[1].contains("b.html#mal"), "{p:?}");
+        assert!(p.iter().any(|x| x.contains("«c.html» no lleva")), "{p:?}");
+    }
+
+    #[test]
     fn los_enlaces_rotos_son_problemas() {
         assert!(!problemas("[x](no-existe.md)\n", false).is_empty());
         assert!(!problemas("[x](../lessons/no-existe/)\n", false).is_empty());
         assert!(problemas("[x](../lessons/06-hilos-verdes/src/main.rs)\n", false).is_empty());
         assert!(problemas("[x](https://tokio.rs)\n", false).is_empty());
     }
+}
+
+/// Revisa el HTML construido: cada `href` y `src` interno lleva a un archivo
+/// que existe y, si tiene fragmento (`#ancla`), a un `id` que existe en esa
+/// página; cada enlace al repositorio lleva a un archivo del espacio de trabajo.
+pub fn comprobar_html(destino: &Path, raiz: &Path, repositorio: &str) -> Vec<String> {
+    let mut problemas = Vec::new();
+    let mut paginas: Vec<PathBuf> = Vec::new();
+    let mut pendientes = vec![destino.to_path_buf()];
+    while let Some(dir) = pendientes.pop() {
+        for entrada in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let ruta = entrada.path();
+            if ruta.is_dir() {
+                pendientes.push(ruta);
+            } else if ruta.extension().is_some_and(|x| x == "html") {
+                paginas.push(ruta);
+            }
+        }
+    }
+    paginas.sort();
+    let mut ids: std::collections::HashMap<PathBuf, std::collections::HashSet<String>> = Default::default();
+    let mut ids_de = |ruta: &Path| -> std::collections::HashSet<String> {
+        ids.entry(ruta.to_path_buf())
+            .or_insert_with(|| {
+                let html = fs::read_to_string(ruta).unwrap_or_default();
+                valores_de(&html, "id=\"").into_iter().map(|(v, _)| v).collect()
+            })
+            .clone()
+    };
+    let prefijo_repo = format!("{}/", repositorio.trim_end_matches('/'));
+    for pagina in &paginas {
+        let html = fs::read_to_string(pagina).unwrap_or_default();
+        let nombre = pagina.strip_prefix(destino).unwrap_or(pagina).display().to_string();
+        // 404.html usa rutas absolutas desde la raíz del sitio (site-url).
+        if nombre == "404.html" {
+            continue;
+        }
+        let mut vistos = std::collections::HashSet::new();
+        for (valor, _) in valores_de(&html, "href=\"").into_iter().chain(valores_de(&html, "src=\"")) {
+            if !vistos.insert(valor.clone()) {
+                continue;
+            }
+            let valor = valor.replace("&amp;", "&");
+            if let Some(resto) = valor.strip_prefix(&prefijo_repo) {
+                // .../blob/main/ruta o .../tree/main/ruta o .../edit/main/ruta
+                let ruta = resto.splitn(3, '/').nth(2).unwrap_or_default();
+                let ruta = ruta.split('#').next().unwrap_or_default().trim_end_matches('/');
+                if resto.starts_with("blob/") || resto.starts_with("tree/") {
+                    if !raiz.join(ruta).exists() {
+                        problemas.push(format!("{nombre}: el enlace al repositorio {valor} lleva a un archivo que no existe"));
+                    }
+                }
+                continue;
+            }
+            if valor.contains("://") || valor.starts_with("mailto:") || valor.starts_with("data:") || valor.starts_with("javascript:") {
+                continue;
+            }
+            let (ruta, fragmento) = valor.split_once('#').map_or((valor.as_str(), None), |(r, f)| (r, Some(f)));
+            let ruta = ruta.split('?').next().unwrap_or_default();
+            let objetivo = if ruta.is_empty() {
+                pagina.clone()
+            } else {
+                let o = normalizar(&pagina.parent().unwrap().join(ruta));
+                if o.is_dir() { o.join("index.html") } else { o }
+            };
+            if !objetivo.is_file() {
+                problemas.push(format!("{nombre}: el enlace «{valor}» no lleva a ningún archivo"));
+                continue;
+            }
+            if let Some(f) = fragmento.filter(|f| !f.is_empty()) {
+                if objetivo.extension().is_some_and(|x| x == "html") && !ids_de(&objetivo).contains(f) {
+                    problemas.push(format!("{nombre}: el enlace «{valor}» apunta a un ancla que no existe"));
+                }
+            }
+        }
+    }
+    problemas
+}
+
+/// Los valores de un atributo (`id="`, `href="`) en un HTML, con su posición.
+fn valores_de(html: &str, atributo: &str) -> Vec<(String, usize)> {
+    let mut salida = Vec::new();
+    let mut desde = 0;
+    while let Some(p) = html[desde..].find(atributo) {
+        let inicio = desde + p + atributo.len();
+        // Que sea el atributo entero (` id="`), no el final de otro (`data-id="`).
+        let antes = html[..desde + p].chars().last();
+        let Some(fin) = html[inicio..].find('"') else { break };
+        if antes.is_some_and(|c| c.is_whitespace()) {
+            salida.push((html[inicio..inicio + fin].to_string(), inicio));
+        }
+        desde = inicio + fin;
+    }
+    salida
 }

@@ -103,6 +103,16 @@ enum Orden {
         #[arg(long, value_name = "CAPITULO")]
         capitulo: Option<String>,
     },
+    /// Abre el libro, construido como en GitHub Pages, en Chromium sin interfaz y lo revisa
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Navegador {
+        /// Dónde dejar las capturas de pantalla
+        #[arg(long, value_name = "CARPETA", default_value = "target/capturas")]
+        capturas: PathBuf,
+    },
+    /// Revisa la ortografía del libro con hunspell y el diccionario español
+    #[command(help_template = PLANTILLA)]
+    Ortografia,
     /// Vuelve a fijar el código inicial de los ejercicios (para quien mantiene el curso)
     #[command(name = "fija-iniciales", help_template = PLANTILLA)]
     FijaIniciales,
@@ -233,6 +243,26 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             let e = buscar(&lista, &ejercicio)?;
             reiniciar(&raiz, e, si)
         }
+        Orden::Navegador { capturas } => navegador(&raiz, &capturas),
+        Orden::Ortografia => {
+            // Antes de fiarse del resultado: ¿de verdad reconoce errores?
+            let vacio = Default::default();
+            let prueba = curso::ortografia::desconocidas("la programasion concurrente", &vacio)?;
+            if !prueba.contains("programasion") {
+                return Err("hunspell no marca «programasion»: ¿está instalado el diccionario es_ES (hunspell-es)?".into());
+            }
+            let problemas = curso::ortografia::comprobar(&raiz)?;
+            if problemas.is_empty() {
+                println!("Sin faltas de ortografía.");
+                Ok(())
+            } else {
+                Err(format!(
+                    "palabras que no reconozco (corrígelas o, si son correctas, añádelas a {}):\n- {}",
+                    curso::ortografia::DICCIONARIO,
+                    problemas.join("\n- ")
+                ))
+            }
+        }
         Orden::FijaIniciales => {
             let lista = ejercicios::cargar(&raiz)?;
             let n = iniciales::fijar(&raiz, &lista)?;
@@ -268,6 +298,50 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
                 Err(format!("{} problemas:\n- {}", problemas.len(), problemas.join("\n- ")))
             }
         }
+    }
+}
+
+/// La ruta base del sitio en la prueba del navegador, como la de GitHub Pages.
+const BASE_DE_PRUEBA: &str = "/curso-async/";
+
+fn navegador(raiz: &Path, capturas: &Path) -> Result<(), String> {
+    let guion = raiz.join("curso/js/navegador.mjs");
+    if !raiz.join("curso/js/node_modules/playwright-core").is_dir() {
+        return Err("falta playwright-core: ejecuta `npm ci --prefix curso/js` (necesita Node.js)".into());
+    }
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if !Path::new(&chromium).is_file() {
+        return Err(format!(
+            "no encuentro Chromium en {chromium}; instálalo (en Debian: apt-get install chromium) o dime dónde con CHROMIUM=ruta"
+        ));
+    }
+    // Como en el flujo de Pages: el sitio vive bajo una ruta base.
+    // SAFETY: todavía no hay otros hilos.
+    unsafe { std::env::set_var("MDBOOK_OUTPUT__HTML__SITE_URL", BASE_DE_PRUEBA) };
+    let destino = raiz.join("target/libro-navegador");
+    let hecho = libro::construir(raiz, Some(&destino))?;
+    if hecho.errores + hecho.avisos > 0 {
+        return Err(format!("el libro se construyó con {} errores y {} avisos", hecho.errores, hecho.avisos));
+    }
+    let servidor = servidor::escuchar(0)?;
+    let puerto = servidor.server_addr().to_ip().map(|a| a.port()).ok_or("el servidor no tiene puerto")?;
+    let carpeta = destino.clone();
+    std::thread::spawn(move || servidor::atender(servidor, &carpeta, BASE_DE_PRUEBA));
+    let url = format!("http://127.0.0.1:{puerto}{BASE_DE_PRUEBA}");
+    let capturas = raiz.join(capturas);
+    let estado = std::process::Command::new("node")
+        .arg(&guion)
+        .arg(&url)
+        .arg(&destino)
+        .arg(&capturas)
+        .env("CHROMIUM", &chromium)
+        .status()
+        .map_err(|e| format!("no puedo ejecutar node: {e}; instala Node.js"))?;
+    if estado.success() {
+        println!("Capturas en {}", capturas.display());
+        Ok(())
+    } else {
+        Err("el libro tiene problemas en el navegador (arriba la lista)".into())
     }
 }
 

@@ -7,11 +7,26 @@ use tiny_http::{Header, Response, Server};
 
 /// Sirve `carpeta` en `127.0.0.1:puerto` hasta que se interrumpa el proceso.
 pub fn servir(carpeta: &Path, puerto: u16) -> Result<(), String> {
-    let servidor = Server::http(("127.0.0.1", puerto))
-        .map_err(|e| format!("no puedo escuchar en 127.0.0.1:{puerto}: {e}; prueba con --puerto OTRO"))?;
+    let servidor = escuchar(puerto)?;
     println!("El libro está en http://127.0.0.1:{puerto}/  (Ctrl+C para terminar)");
+    atender(servidor, carpeta, "/");
+    Ok(())
+}
+
+/// Abre el puerto (0: uno libre cualquiera) solo en loopback.
+pub fn escuchar(puerto: u16) -> Result<Server, String> {
+    Server::http(("127.0.0.1", puerto))
+        .map_err(|e| format!("no puedo escuchar en 127.0.0.1:{puerto}: {e}; prueba con --puerto OTRO"))
+}
+
+/// Atiende peticiones para siempre. Las URL deben empezar por `base`
+/// (`/` en local; `/repositorio/` en GitHub Pages).
+pub fn atender(servidor: Server, carpeta: &Path, base: &str) {
     for peticion in servidor.incoming_requests() {
-        let ruta = archivo_para(carpeta, peticion.url());
+        let ruta = peticion.url().strip_prefix(base.trim_end_matches('/')).and_then(|resto| {
+            let resto = if resto.is_empty() { "/" } else { resto };
+            resto.starts_with('/').then(|| archivo_para(carpeta, resto)).flatten()
+        });
         let respuesta = match ruta.as_ref().and_then(|r| std::fs::read(r).ok().map(|b| (r, b))) {
             Some((r, bytes)) => Response::from_data(bytes).with_header(tipo(r)).with_status_code(200),
             None => {
@@ -21,7 +36,6 @@ pub fn servir(carpeta: &Path, puerto: u16) -> Result<(), String> {
         };
         let _ = peticion.respond(respuesta);
     }
-    Ok(())
 }
 
 /// El archivo que corresponde a una URL, sin salir de `carpeta`.

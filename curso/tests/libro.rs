@@ -63,3 +63,13 @@ fn los_recursos_de_mermaid_son_los_de_la_version_fijada() {
     let config = std::fs::read_to_string(raiz().join("book.toml")).unwrap();
     assert!(config.contains("curso/mermaid/mermaid.min.js"));
 }
+
+#[test]
+fn los_enlaces_del_html_construido_resuelven_con_sus_anclas() {
+    let destino = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("libro-enlaces");
+    let hecho = curso::libro::construir(&raiz(), Some(&destino)).expect("el libro debe construirse");
+    assert_eq!(hecho.errores, 0);
+    let problemas =
+        curso::comprobaciones::comprobar_html(&destino, &raiz(), curso::libro::REPOSITORIO_POR_DEFECTO);
+    assert!(problemas.is_empty(), "enlaces rotos:\n- {}", problemas.join("\n- "));
+}

@@ -1,0 +1,128 @@
+//! La ortografía del libro, con hunspell y su diccionario español (paquetes
+//! de Debian `hunspell` y `hunspell-es`), más la lista de palabras del curso
+//! en `curso/diccionario.txt`.
+//!
+//! Se revisa con los diccionarios español e inglés a la vez: el curso da el
+//! término inglés entre paréntesis y cita mensajes del compilador. La lista
+//! del curso tiene tres secciones: `[términos]`, palabras que no son
+//! españolas y que el curso usa a propósito (*runtime*, *crate*...), que
+//! deben estar explicadas en el glosario; `[nombres]`, nombres propios, de
+//! herramientas y siglas; y `[español]`, palabras españolas correctas que el
+//! diccionario no trae (formas con pronombre, como «arréglalo»).
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+
+/// El archivo con las palabras del curso, relativo a la raíz.
+pub const DICCIONARIO: &str = "curso/diccionario.txt";
+
+/// Las palabras del curso: (términos, nombres).
+pub fn palabras_del_curso(raiz: &Path) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    let texto = std::fs::read_to_string(raiz.join(DICCIONARIO)).map_err(|e| format!("no puedo leer {DICCIONARIO}: {e}"))?;
+    let (mut terminos, mut nombres) = (BTreeSet::new(), BTreeSet::new());
+    let mut seccion = "";
+    for linea in texto.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        match linea {
+            "[términos]" | "[nombres]" | "[español]" => seccion = linea,
+            palabra if seccion == "[términos]" => {
+                terminos.insert(palabra.to_string());
+            }
+            palabra if seccion == "[nombres]" || seccion == "[español]" => {
+                nombres.insert(palabra.to_string());
+            }
+            otra => return Err(format!("{DICCIONARIO}: «{otra}» está fuera de una sección")),
+        }
+    }
+    Ok((terminos, nombres))
+}
+
+/// El texto en prosa de una página: sin bloques de código, código en línea,
+/// HTML ni direcciones.
+pub fn prosa(markdown: &str) -> String {
+    let mut salida = String::new();
+    let mut en_codigo = 0;
+    for evento in Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES) {
+        match evento {
+            Event::Start(Tag::CodeBlock(_)) => en_codigo += 1,
+            Event::End(TagEnd::CodeBlock) => en_codigo -= 1,
+            Event::Text(t) if en_codigo == 0 => {
+                // Las directivas de mdbook ({{#include ...}}) no son prosa.
+                if !t.trim_start().starts_with("{{#") {
+                    salida.push_str(&t);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => salida.push('\n'),
+            Event::Code(_) => salida.push(' '),
+            _ => {}
+        }
+    }
+    salida
+}
+
+/// Las palabras de `texto` que hunspell no reconoce en español ni están en
+/// la lista del curso.
+pub fn desconocidas(texto: &str, curso: &BTreeSet<String>) -> Result<BTreeSet<String>, String> {
+    let mut hijo = Command::new("hunspell")
+        // Español, y también inglés: los términos en inglés entre paréntesis
+        // (*work stealing*) y las citas de mensajes del compilador.
+        .args(["-d", "es_ES,en_US", "-l"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|_| "no encuentro hunspell: instálalo (en Debian: apt-get install hunspell hunspell-es)".to_string())?;
+    let mut entrada = hijo.stdin.take().unwrap();
+    let copia = texto.to_string();
+    let escritor = std::thread::spawn(move || {
+        let _ = entrada.write_all(copia.as_bytes());
+    });
+    let salida = hijo.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = escritor.join();
+    if !salida.status.success() {
+        return Err(format!("hunspell falló: {}", String::from_utf8_lossy(&salida.stderr).trim()));
+    }
+    Ok(String::from_utf8_lossy(&salida.stdout)
+        .lines()
+        .map(str::to_string)
+        .filter(|p| !curso.contains(p) && !curso.contains(&p.to_lowercase()))
+        // Cifras con unidades (10ms, 2MiB) y siglas con números no son palabras.
+        .filter(|p| !p.chars().any(|c| c.is_ascii_digit()) && p.chars().count() > 1)
+        .collect())
+}
+
+/// Revisa la ortografía de todas las páginas del libro y que cada término
+/// del curso esté en el glosario. Devuelve los problemas.
+pub fn comprobar(raiz: &Path) -> Result<Vec<String>, String> {
+    let (terminos, nombres) = palabras_del_curso(raiz)?;
+    let curso: BTreeSet<String> = terminos.union(&nombres).cloned().collect();
+    let mut problemas = Vec::new();
+    let mut paginas: Vec<_> = std::fs::read_dir(raiz.join("book"))
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    paginas.sort();
+    for pagina in &paginas {
+        let texto = std::fs::read_to_string(pagina).map_err(|e| e.to_string())?;
+        let malas = desconocidas(&prosa(&texto), &curso)?;
+        if !malas.is_empty() {
+            let nombre = pagina.file_name().unwrap().to_string_lossy();
+            problemas.push(format!(
+                "book/{nombre}: {}",
+                malas.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    let glosario = std::fs::read_to_string(raiz.join("book/glosario.md")).unwrap_or_default().to_lowercase();
+    for t in &terminos {
+        if !glosario.contains(&t.to_lowercase()) {
+            problemas.push(format!("«{t}» está en [términos] de {DICCIONARIO} pero no en el glosario"));
+        }
+    }
+    Ok(problemas)
+}
