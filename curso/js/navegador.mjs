@@ -37,6 +37,8 @@ async function abrir(contexto, ruta, { estado = 200 } = {}) {
   pagina.on("console", (m) => {
     // La página 404 registra su propio estado 404: eso es lo esperado.
     if (estado === 404 && m.location().url === direccion) return;
+    // Chromium pide /favicon.ico por su cuenta en páginas sin icono (toc.html).
+    if (m.location().url.endsWith("/favicon.ico")) return;
     if (m.type() === "error") problema(ruta, `error en la consola: ${m.text()} (${m.location().url})`);
   });
   pagina.on("pageerror", (e) => problema(ruta, `excepción: ${e.message}`));
