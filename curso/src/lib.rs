@@ -38,3 +38,4 @@ fn es_raiz(dir: &Path) -> bool {
 pub mod iniciales;
 pub mod practica;
 pub mod ortografia;
+pub mod ciclo;

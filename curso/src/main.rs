@@ -113,6 +113,13 @@ enum Orden {
     /// Revisa la ortografía del libro con hunspell y el diccionario español
     #[command(help_template = PLANTILLA)]
     Ortografia,
+    /// Mide el ciclo de trabajo en esta máquina: cargo test en frío, editar y probar, el libro
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Ciclo {
+        /// Sáltate el cargo test en frío (tarda minutos)
+        #[arg(long)]
+        sin_frio: bool,
+    },
     /// Vuelve a fijar el código inicial de los ejercicios (para quien mantiene el curso)
     #[command(name = "fija-iniciales", help_template = PLANTILLA)]
     FijaIniciales,
@@ -262,6 +269,15 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
                     problemas.join("\n- ")
                 ))
             }
+        }
+        Orden::Ciclo { sin_frio } => {
+            let medidas = curso::ciclo::medir(&raiz, !sin_frio, |paso| eprintln!("… {paso}"))?;
+            println!("| medida | segundos | objetivo |\n|---|---|---|");
+            for m in &medidas {
+                let marca = if m.segundos <= m.objetivo { "✔" } else { "✘" };
+                println!("| {} | {:.2} | {marca} < {} |", m.que, m.segundos, m.objetivo);
+            }
+            Ok(())
         }
         Orden::FijaIniciales => {
             let lista = ejercicios::cargar(&raiz)?;
