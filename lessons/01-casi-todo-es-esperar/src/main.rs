@@ -62,13 +62,15 @@ fn demo(n: u32) -> std::io::Result<()> {
     let cpu_al_empezar = cpu_del_hilo();
     let inicio = Instant::now();
     for id in 0..n {
+        // ANCHOR: peticion
+        // Un tramo va de `desde` a ahora: reloj de pared y reloj de CPU del hilo.
         let origen = Instant::now();
         let marca = |desde: Instant, cpu: Option<Duration>| Tramo {
             inicio: desde - origen,
             fin: origen.elapsed(),
             cpu: cpu.zip(cpu_del_hilo()).map(|(antes, ahora)| ahora - antes),
         };
-        // ANCHOR: peticion
+
         // 1. Calcular: preparar la consulta (un hash de 8 KiB).
         let (t, c) = (Instant::now(), cpu_del_hilo());
         texto[..4].copy_from_slice(&id.to_le_bytes());

@@ -1,0 +1,215 @@
+//! Pruebas del capítulo 01. Las mismas pruebas corren contra tu ejercicio
+//! (`exercises/01-casi-todo-es-esperar`) y contra la solución
+//! (`solutions/01-casi-todo-es-esperar`). Un módulo por ejercicio.
+
+mod tramos {
+    use std::time::Duration;
+
+    use espera::tramos::{clasifica, reparte, Clase, Reparto, Tramo};
+
+    fn us(n: u64) -> Duration {
+        Duration::from_micros(n)
+    }
+
+    fn tramo(nombre: &str, pared: Duration, cpu: Duration) -> Tramo {
+        Tramo { nombre: nombre.to_string(), pared, cpu }
+    }
+
+    #[test]
+    fn clasifica_por_la_cpu_no_por_el_nombre() {
+        // Una espera activa: el hilo da vueltas preguntando por un candado.
+        let activa = tramo("espera: candado (espera activa)", us(2_000), us(1_990));
+        assert_eq!(
+            clasifica(&activa),
+            Clase::Calculo,
+            "una espera activa ocupa la CPU todo el tramo: es cálculo, diga lo que diga el nombre"
+        );
+        // El hilo quería calcular, pero el sistema lo tuvo parado (un fallo de página, otro proceso...).
+        let parado = tramo("calcula: JSON", us(40), us(1));
+        assert_eq!(
+            clasifica(&parado),
+            Clase::Espera,
+            "1 µs de CPU en 40 µs de tramo es espera: decide con `cpu` y `pared`, no con el nombre"
+        );
+    }
+
+    #[test]
+    fn un_calculo_largo_sigue_siendo_calculo() {
+        let largo = tramo("calcula: comprime 2 MiB", us(20_000), us(19_800));
+        assert_eq!(clasifica(&largo), Clase::Calculo, "durar mucho no convierte un cálculo en espera");
+        let corta = tramo("espera: caché en la misma máquina", us(30), us(2));
+        assert_eq!(clasifica(&corta), Clase::Espera, "durar poco no convierte una espera en cálculo");
+    }
+
+    #[test]
+    fn el_limite_es_la_mitad() {
+        let justo = tramo("mitad", Duration::from_nanos(1_000), Duration::from_nanos(500));
+        assert_eq!(clasifica(&justo), Clase::Calculo, "con la CPU justo la mitad del tramo, es cálculo");
+        let casi = tramo("casi", Duration::from_nanos(1_000), Duration::from_nanos(499));
+        assert_eq!(clasifica(&casi), Clase::Espera, "con menos de la mitad, es espera");
+    }
+
+    #[test]
+    fn reparte_una_peticion() {
+        // Una traza como la de `cargo run -p leccion-01 --release`.
+        let traza = vec![
+            tramo("calcula: prepara la consulta", us(8), us(8)),
+            tramo("espera: base de datos", us(10_193), us(17)),
+            tramo("calcula: prepara la respuesta", us(9), us(8)),
+        ];
+        assert_eq!(
+            reparte(&traza),
+            Reparto { calculo: us(17), espera: us(10_193) },
+            "suma el tiempo de pared (`pared`, no `cpu`) de cada tramo en su clase"
+        );
+    }
+
+    #[test]
+    fn reparte_una_traza_vacia() {
+        assert_eq!(reparte(&[]), Reparto::default(), "sin tramos no hay tiempo que repartir");
+    }
+}
+
+mod aforo {
+    use std::time::Duration;
+
+    use espera::aforo::{fraccion_de_espera, hilos_necesarios, por_segundo};
+
+    const DIEZ_US: Duration = Duration::from_micros(10);
+    const DIEZ_MS: Duration = Duration::from_millis(10);
+
+    #[test]
+    fn fraccion_del_ejemplo() {
+        let f = fraccion_de_espera(DIEZ_US, DIEZ_MS);
+        let esperado = 10_000.0 / 10_010.0;
+        assert!(
+            (f - esperado).abs() < 1e-12,
+            "10 µs de cálculo y 10 ms de espera: la espera es 10 000/10 010 ≈ 0,999001, no {f} \
+             (¿usaste as_millis? 10 µs son 0 ms)"
+        );
+    }
+
+    #[test]
+    fn fraccion_en_los_extremos() {
+        assert_eq!(fraccion_de_espera(Duration::ZERO, Duration::ZERO), 0.0, "sin tiempo, la fracción es 0.0");
+        assert_eq!(fraccion_de_espera(DIEZ_MS, Duration::ZERO), 0.0, "sin espera, la fracción es 0.0");
+        assert_eq!(fraccion_de_espera(Duration::ZERO, DIEZ_MS), 1.0, "sin cálculo, la fracción es 1.0");
+    }
+
+    #[test]
+    fn por_segundo_del_ejemplo() {
+        assert_eq!(
+            por_segundo(DIEZ_MS + DIEZ_US),
+            99,
+            "un hilo bloqueado 10,01 ms por petición completa 99 en un segundo (redondea hacia abajo)"
+        );
+        assert_eq!(por_segundo(DIEZ_US), 100_000, "si solo calculara 10 µs por petición: 100 000 por segundo");
+        assert_eq!(por_segundo(Duration::from_secs(3)), 0, "una petición de 3 s no cabe en un segundo");
+        assert_eq!(por_segundo(Duration::ZERO), u64::MAX, "por_peticion cero: u64::MAX, no un pánico");
+    }
+
+    #[test]
+    fn por_segundo_con_microsegundos() {
+        // Del orden de lo que mide la lección: unos 17 µs de cálculo por petición.
+        assert_eq!(
+            por_segundo(Duration::from_nanos(17_300)),
+            57_803,
+            "10⁹ ns / 17 300 ns = 57 803: cuenta en nanosegundos, as_millis() los redondea a 0"
+        );
+    }
+
+    #[test]
+    fn hilos_necesarios_redondea_hacia_arriba() {
+        assert_eq!(
+            hilos_necesarios(10_000, DIEZ_MS + DIEZ_US),
+            101,
+            "10 000 peticiones/s × 10,01 ms = 100,1 peticiones en curso: hacen falta 101 hilos"
+        );
+        assert_eq!(hilos_necesarios(1_000, DIEZ_MS), 10, "1 000/s × 10 ms = 10 hilos exactos");
+        assert_eq!(hilos_necesarios(100, DIEZ_US), 1, "aunque sea una fracción de hilo, hace falta uno");
+        assert_eq!(hilos_necesarios(0, DIEZ_MS), 0, "sin peticiones no hace falta ningún hilo");
+    }
+
+    #[test]
+    fn hilos_para_un_servicio_grande() {
+        assert_eq!(
+            hilos_necesarios(1_000_000, Duration::from_millis(50)),
+            50_000,
+            "un millón de peticiones por segundo de 50 ms cada una: 50 000 en curso"
+        );
+    }
+}
+
+mod cronometro {
+    use std::time::Duration;
+
+    use espera::cronometro::{mide, Medida};
+    use tokio::time::{advance, sleep};
+
+    const MS: Duration = Duration::from_millis(1);
+
+    #[tokio::test(start_paused = true)]
+    async fn un_future_que_solo_espera() {
+        let (valor, medida) = mide(async {
+            sleep(10 * MS).await;
+            sleep(20 * MS).await;
+            7
+        })
+        .await;
+        assert_eq!(valor, 7, "`mide` debe devolver el resultado del future envuelto");
+        assert_eq!(
+            medida,
+            Medida { ocupado: Duration::ZERO, esperando: 30 * MS, sondeos: 3 },
+            "dos esperas de 10 y 20 ms: tres sondeos, 30 ms esperando y nada ocupado"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn cuenta_el_trabajo_dentro_de_los_sondeos() {
+        // `advance` adelanta el reloj en pausa DENTRO del sondeo y luego cede el
+        // control: para el cronómetro es como si ese sondeo hubiera calculado 4 ms.
+        let (valor, medida) = mide(async {
+            advance(4 * MS).await;
+            sleep(10 * MS).await;
+            "hecho"
+        })
+        .await;
+        assert_eq!(valor, "hecho");
+        assert_eq!(
+            medida.ocupado,
+            4 * MS,
+            "los 4 ms que pasan dentro de un sondeo son tiempo ocupado"
+        );
+        assert_eq!(
+            medida.esperando,
+            10 * MS,
+            "solo los huecos ENTRE sondeos son espera: 10 ms, sin contar los 4 ms de trabajo"
+        );
+        assert_eq!(medida.sondeos, 3, "advance cede una vez y sleep otra: tres sondeos");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_future_listo_se_sondea_una_vez() {
+        let (valor, medida) = mide(std::future::ready(5)).await;
+        assert_eq!(valor, 5);
+        assert_eq!(
+            medida,
+            Medida { ocupado: Duration::ZERO, esperando: Duration::ZERO, sondeos: 1 },
+            "un future que ya está listo: un sondeo, sin espera"
+        );
+    }
+
+    #[test]
+    fn cada_poll_cuenta_un_sondeo() {
+        // Sin runtime: tokio-test sondea a mano y cuenta los despertares.
+        let (tx, rx) = tokio::sync::oneshot::channel::<u32>();
+        let mut tarea = tokio_test::task::spawn(mide(async move { rx.await.unwrap() }));
+        tokio_test::assert_pending!(tarea.poll(), "sin mensaje, el future envuelto espera");
+        tokio_test::assert_pending!(tarea.poll(), "sigue esperando");
+        tx.send(9).unwrap();
+        assert!(tarea.is_woken(), "`mide` debe pasar el Waker al future envuelto (usa el mismo cx)");
+        let (valor, medida) = tokio_test::assert_ready!(tarea.poll());
+        assert_eq!(valor, 9);
+        assert_eq!(medida.sondeos, 3, "tres llamadas a poll: tres sondeos");
+    }
+}

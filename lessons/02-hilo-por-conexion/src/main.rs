@@ -1,0 +1,132 @@
+//! Mil hilos del sistema bloqueados en `read()`: cuánto cuesta crearlos y
+//! cuánta memoria virtual, residente y de núcleo se lleva cada uno.
+//!
+//! ```text
+//! cargo run -p leccion-02 --release                  # 1000 hilos
+//! cargo run -p leccion-02 --release -- --hilos 10000 # hasta la mitad del límite de la máquina
+//! cargo run -p leccion-02 -- --rapido                # cien, lo que usan las pruebas
+//! ```
+
+use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use leccion_02::{kib, lee_opciones_hilos, mib, Foto, Limites};
+
+fn main() {
+    let pedidos = match lee_opciones_hilos(std::env::args().skip(1)) {
+        Ok(n) => n,
+        Err(mensaje) => {
+            eprintln!("error: {mensaje}");
+            std::process::exit(2);
+        }
+    };
+    let limites = Limites::de_esta_maquina();
+    if let Err(mensaje) = limites.admite(pedidos) {
+        eprintln!("error: {mensaje}");
+        std::process::exit(2);
+    }
+    if let Err(e) = demo(pedidos as usize, &limites) {
+        eprintln!("error: no se pudo crear la tubería donde esperan los hilos: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn demo(pedidos: usize, limites: &Limites) -> std::io::Result<()> {
+    println!("Hilos pedidos: {pedidos}, cada uno bloqueado en read() sobre una tubería vacía");
+    println!("Límites de esta máquina: {}", limites.describe());
+    println!("La lección crea como mucho {} hilos", limites.permitidos());
+    match std::env::var("RUST_MIN_STACK") {
+        Ok(v) => println!("Pila de cada hilo: RUST_MIN_STACK={v} bytes"),
+        Err(_) => println!("Pila de cada hilo: la de std por defecto (RUST_MIN_STACK no está definida)"),
+    }
+
+    // ANCHOR: crear
+    let (lector, escritor) = std::io::pipe()?;
+    let lector = Arc::new(lector);
+    let en_read = Arc::new(AtomicUsize::new(0));
+    let mut hilos = Vec::with_capacity(pedidos); // reservado antes de medir
+
+    let antes = Foto::ahora();
+    let inicio = Instant::now();
+    for i in 0..pedidos {
+        let lector = Arc::clone(&lector);
+        let en_read = Arc::clone(&en_read);
+        let creado = std::thread::Builder::new().spawn(move || {
+            en_read.fetch_add(1, Ordering::SeqCst);
+            let mut byte = [0u8; 1];
+            // Bloqueado hasta que alguien escriba o se cierre la tubería.
+            let _ = (&*lector).read(&mut byte);
+        });
+        match creado {
+            Ok(hilo) => hilos.push(hilo),
+            Err(e) => {
+                println!("No se pudo crear el hilo número {}: {e}. Sigo con los {i} creados.", i + 1);
+                break;
+            }
+        }
+    }
+    let crear = inicio.elapsed();
+    // ANCHOR_END: crear
+
+    let creados = hilos.len();
+    // Espera (con tope) a que todos hayan llegado a read().
+    let limite = Instant::now() + Duration::from_secs(30);
+    while en_read.load(Ordering::SeqCst) < creados && Instant::now() < limite {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let despues = Foto::ahora();
+
+    // Cerrar el extremo de escritura despierta a todos: read() devuelve 0.
+    let inicio = Instant::now();
+    drop(escritor);
+    for hilo in hilos {
+        let _ = hilo.join();
+    }
+    let recoger = inicio.elapsed();
+
+    println!();
+    println!("Hilos creados:               {creados}");
+    if creados == 0 {
+        return Ok(());
+    }
+    let n = creados as f64;
+    println!(
+        "Tiempo en crearlos:          {:.1} ms = {:.1} µs por hilo",
+        crear.as_secs_f64() * 1e3,
+        crear.as_secs_f64() * 1e6 / n
+    );
+    match (antes, despues) {
+        (Some(a), Some(d)) => {
+            let delta = |x: u64, y: u64| y.saturating_sub(x) as f64;
+            println!("Hilos del proceso (/proc):   {} antes, {} con todos bloqueados", a.hilos, d.hilos);
+            let v = delta(a.virtual_, d.virtual_);
+            println!(
+                "Memoria virtual (VmSize):    +{:.1} MiB = {:.1} KiB por hilo",
+                mib(v),
+                kib(v / n)
+            );
+            let r = delta(a.residente, d.residente);
+            println!(
+                "Memoria residente (VmRSS):   +{:.1} MiB = {:.1} KiB por hilo",
+                mib(r),
+                kib(r / n)
+            );
+            match (a.pila_nucleo, d.pila_nucleo) {
+                (Some(x), Some(y)) => {
+                    let k = delta(x, y);
+                    println!(
+                        "Pilas del núcleo:            +{:.1} MiB = {:.1} KiB por hilo (KernelStack de /proc/meminfo: todo el sistema)",
+                        mib(k),
+                        kib(k / n)
+                    );
+                }
+                _ => println!("Pilas del núcleo:            no disponible (falta KernelStack en /proc/meminfo)"),
+            }
+        }
+        _ => println!("Memoria:                     no disponible (este sistema no tiene /proc)"),
+    }
+    println!("Tiempo en despertarlos y recogerlos: {:.1} ms", recoger.as_secs_f64() * 1e3);
+    Ok(())
+}
