@@ -1,0 +1,20 @@
+//! Ejercicio 2: manda el cálculo a un pool de Rayon y espera la respuesta
+//! con un canal `oneshot`.
+//!
+//! Rayon es un pool de hilos pensado para CPU: tantos hilos como núcleos, y
+//! nada de `async`. El puente con Tokio es un canal de un solo mensaje:
+//! el hilo de Rayon envía el resultado por el emisor y la tarea espera el
+//! receptor, que es un *future*. Mientras espera, su hilo trabajador queda
+//! libre para otras tareas.
+
+use rayon::ThreadPool;
+
+/// Ejecuta `trabajo` en `pool` y devuelve su resultado sin bloquear la tarea.
+pub async fn en_rayon<T, F>(pool: &ThreadPool, trabajo: F) -> T
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let _ = (pool, trabajo);
+    todo!("crea un tokio::sync::oneshot::channel, usa pool.spawn y espera el receptor")
+}

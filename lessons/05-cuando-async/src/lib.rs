@@ -1,0 +1,227 @@
+//! Lección 05: cuándo async y cuándo no.
+//!
+//! `cargo run -p leccion-05 --release` mide la latencia de peticiones ligeras
+//! mientras otras peticiones hacen 200 ms de CPU de cuatro maneras. Aquí está
+//! lo que el programa necesita: el trabajo pesado y el ligero, las cuatro
+//! formas de atender una petición pesada, los percentiles y las opciones.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Lo que calcula cada petición pesada, sin un solo `.await`.
+pub const PESADA: Duration = Duration::from_millis(200);
+/// Cada cuánto llega una ráfaga de peticiones pesadas (una por hilo trabajador).
+pub const PERIODO_PESADAS: Duration = Duration::from_millis(500);
+/// Cuándo llega la primera ráfaga, contado desde el inicio del escenario.
+pub const PRIMERA_RAFAGA: Duration = Duration::from_millis(100);
+/// Cada cuánto llega una petición ligera.
+pub const INTERVALO_LIGERAS: Duration = Duration::from_millis(1);
+/// Una petición ligera que tarda más que esto cuenta como «lenta».
+pub const LENTA: Duration = Duration::from_millis(10);
+
+// ANCHOR: calcula
+/// Trabajo de CPU puro: hace cuentas hasta que pasa `cuanto`. No tiene ningún
+/// `.await`, así que, una vez que empieza, nadie puede interrumpirlo desde el
+/// *runtime*: el hilo que lo ejecuta está ocupado hasta el final.
+pub fn calcula_durante(cuanto: Duration) -> u64 {
+    let inicio = Instant::now();
+    let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+    while inicio.elapsed() < cuanto {
+        for _ in 0..1_000 {
+            // xorshift: cuentas que el compilador no puede saltarse
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+        }
+        x = std::hint::black_box(x);
+    }
+    x
+}
+// ANCHOR_END: calcula
+
+/// Lo que hace una petición ligera: unas pocas cuentas, microsegundos.
+pub fn trabajo_ligero(semilla: u64) -> u64 {
+    (0..64u64).fold(semilla, |a, b| std::hint::black_box(a.rotate_left(5) ^ b))
+}
+
+/// Las cuatro situaciones que mide la lección.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Escenario {
+    /// Solo peticiones ligeras.
+    SoloLigeras,
+    /// Las pesadas calculan dentro de su tarea, en un hilo trabajador.
+    DentroDeLaTarea,
+    /// Las pesadas se mandan a `spawn_blocking`.
+    SpawnBlocking,
+    /// Las pesadas se mandan a un pool de Rayon y vuelven por un `oneshot`.
+    Rayon,
+}
+
+impl Escenario {
+    /// Los cuatro, en el orden de la tabla.
+    pub const TODOS: [Escenario; 4] =
+        [Escenario::SoloLigeras, Escenario::DentroDeLaTarea, Escenario::SpawnBlocking, Escenario::Rayon];
+
+    /// La etiqueta de la fila de la tabla.
+    pub fn etiqueta(self) -> &'static str {
+        match self {
+            Escenario::SoloLigeras => "(a) solo peticiones ligeras",
+            Escenario::DentroDeLaTarea => "(b) 200 ms de CPU dentro de la tarea",
+            Escenario::SpawnBlocking => "(c) la misma CPU en spawn_blocking",
+            Escenario::Rayon => "(d) la misma CPU en Rayon + oneshot",
+        }
+    }
+}
+
+// ANCHOR: pesada
+/// Atiende una petición pesada de la forma que dice `escenario`.
+pub async fn peticion_pesada(escenario: Escenario, pool: Arc<rayon::ThreadPool>) -> u64 {
+    match escenario {
+        Escenario::SoloLigeras => 0,
+        // (b) El cálculo corre aquí mismo, en el hilo trabajador que sondea
+        // esta tarea. Durante 200 ms ese hilo no sondea nada más.
+        Escenario::DentroDeLaTarea => calcula_durante(PESADA),
+        // (c) El cálculo va al pool de hilos bloqueantes de Tokio; la tarea
+        // espera el JoinHandle y suelta su hilo trabajador.
+        Escenario::SpawnBlocking => tokio::task::spawn_blocking(|| calcula_durante(PESADA))
+            .await
+            .expect("el cálculo no debería fallar"),
+        // (d) El cálculo va a un pool de Rayon; el resultado vuelve por un
+        // canal oneshot, cuyo receptor es un *future* que la tarea espera.
+        Escenario::Rayon => {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            pool.spawn(move || {
+                let _ = tx.send(calcula_durante(PESADA));
+            });
+            rx.await.expect("Rayon soltó el canal sin responder")
+        }
+    }
+}
+// ANCHOR_END: pesada
+
+/// Latencias de un escenario, ya ordenadas y resumidas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resumen {
+    pub muestras: usize,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub maxima: Duration,
+    /// Cuántas tardaron más que [`LENTA`].
+    pub lentas: usize,
+}
+
+/// Percentil `p` (0 < p <= 100) por rango más cercano: el valor más pequeño
+/// que deja al menos el `p` % de las muestras a su izquierda. `ordenadas`
+/// debe estar ordenada de menor a mayor y no estar vacía.
+pub fn percentil(ordenadas: &[Duration], p: u32) -> Duration {
+    assert!(!ordenadas.is_empty() && (1..=100).contains(&p));
+    let rango = (ordenadas.len() * p as usize).div_ceil(100);
+    ordenadas[rango.max(1) - 1]
+}
+
+/// Ordena las latencias y calcula p50, p99, la máxima y cuántas son lentas.
+pub fn resume(latencias: &mut [Duration]) -> Option<Resumen> {
+    if latencias.is_empty() {
+        return None;
+    }
+    latencias.sort_unstable();
+    Some(Resumen {
+        muestras: latencias.len(),
+        p50: percentil(latencias, 50),
+        p99: percentil(latencias, 99),
+        maxima: *latencias.last().unwrap(),
+        lentas: latencias.iter().filter(|&&l| l > LENTA).count(),
+    })
+}
+
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opciones {
+    /// Cuánto dura cada escenario.
+    pub duracion: Duration,
+}
+
+/// El tope de `--segundos`: cuatro escenarios de un minuto ya son mucho.
+pub const MAX_SEGUNDOS: u64 = 60;
+
+/// `--rapido` (0,8 s por escenario, para las pruebas) o `--segundos S`.
+pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
+    let mut opciones = Opciones { duracion: Duration::from_secs(5) };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--rapido" => opciones.duracion = Duration::from_millis(800),
+            "--segundos" => {
+                let valor = args.next().ok_or("falta el número después de --segundos")?;
+                let s: u64 = valor
+                    .parse()
+                    .map_err(|_| format!("--segundos espera un número entero positivo, no «{valor}»"))?;
+                if s == 0 || s > MAX_SEGUNDOS {
+                    return Err(format!("--segundos debe estar entre 1 y {MAX_SEGUNDOS}"));
+                }
+                opciones.duracion = Duration::from_secs(s);
+            }
+            otro => {
+                return Err(format!(
+                    "opción desconocida «{otro}»; usa --rapido o --segundos S (hasta {MAX_SEGUNDOS})"
+                ));
+            }
+        }
+    }
+    Ok(opciones)
+}
+
+/// El capítulo del libro: cada bloque de Rust se compila como prueba de
+/// documentación de este crate, que ya tiene Tokio y Rayon entre sus
+/// dependencias.
+#[cfg(doctest)]
+#[doc = include_str!("../../../book/05-cuando-async.md")]
+pub struct CapituloDelLibro;
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    fn ms(v: &[u64]) -> Vec<Duration> {
+        v.iter().map(|&m| Duration::from_millis(m)).collect()
+    }
+
+    #[test]
+    fn percentiles_por_rango_mas_cercano() {
+        let cien: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
+        assert_eq!(percentil(&cien, 50), Duration::from_millis(50));
+        assert_eq!(percentil(&cien, 99), Duration::from_millis(99));
+        assert_eq!(percentil(&cien, 100), Duration::from_millis(100));
+        // Con pocas muestras, el p99 es la máxima.
+        assert_eq!(percentil(&ms(&[1, 2, 3]), 99), Duration::from_millis(3));
+        assert_eq!(percentil(&ms(&[7]), 50), Duration::from_millis(7));
+    }
+
+    #[test]
+    fn resume_ordena_antes() {
+        let mut v = ms(&[5, 1, 200, 2, 3]);
+        let r = resume(&mut v).unwrap();
+        assert_eq!((r.muestras, r.p50, r.maxima), (5, Duration::from_millis(3), Duration::from_millis(200)));
+        assert_eq!(r.lentas, 1, "solo 200 ms pasa de {LENTA:?}");
+        assert_eq!(resume(&mut []), None);
+    }
+
+    #[test]
+    fn calcula_durante_el_tiempo_pedido() {
+        let inicio = Instant::now();
+        calcula_durante(Duration::from_millis(5));
+        assert!(inicio.elapsed() >= Duration::from_millis(5));
+    }
+
+    #[test]
+    fn opciones() {
+        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        assert_eq!(a(&[]).unwrap().duracion, Duration::from_secs(5));
+        assert_eq!(a(&["--rapido"]).unwrap().duracion, Duration::from_millis(800));
+        assert_eq!(a(&["--segundos", "2"]).unwrap().duracion, Duration::from_secs(2));
+        assert!(a(&["--segundos", "0"]).is_err());
+        assert!(a(&["--segundos", "61"]).is_err());
+        assert!(a(&["--segundos"]).is_err());
+        assert!(a(&["--hilos"]).unwrap_err().contains("desconocida"));
+    }
+}

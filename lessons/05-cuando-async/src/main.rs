@@ -1,0 +1,139 @@
+//! Peticiones ligeras frente a trabajo de CPU: latencias p50, p99 y máxima
+//! de las ligeras en cuatro escenarios.
+//!
+//! ```text
+//! cargo run -p leccion-05 --release                 # 5 s por escenario
+//! cargo run -p leccion-05 --release -- --segundos 10
+//! cargo run -p leccion-05 -- --rapido               # 0,8 s por escenario, lo que usan las pruebas
+//! ```
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use leccion_05::{
+    lee_opciones, peticion_pesada, resume, trabajo_ligero, Escenario, Resumen, INTERVALO_LIGERAS,
+    LENTA, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA,
+};
+
+fn main() {
+    let opciones = match lee_opciones(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(mensaje) => {
+            eprintln!("error: {mensaje}");
+            std::process::exit(2);
+        }
+    };
+    let nucleos = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Tantos hilos trabajadores como núcleos (lo que Tokio hace por defecto),
+    // y un pool de Rayon del mismo tamaño.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(nucleos)
+        .enable_all()
+        .build()
+        .expect("no se pudo crear el runtime");
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(nucleos)
+            .thread_name(|i| format!("rayon-{i}"))
+            .build()
+            .expect("no se pudo crear el pool de Rayon"),
+    );
+
+    let s = if nucleos == 1 { "" } else { "s" };
+    let es = if nucleos == 1 { "" } else { "es" };
+    println!(
+        "Máquina: {nucleos} núcleo{s}, {} {}; runtime de Tokio con {nucleos} hilo{s} trabajador{es}; \
+         pool de Rayon con {nucleos} hilo{s}",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    );
+    println!(
+        "Cada escenario dura {:.1} s. Llega una petición ligera cada {} ms; en (b), (c) y (d), \
+         cada {} ms llega además una ráfaga de {nucleos} petici{} pesada{s} (una por hilo \
+         trabajador) que calcula{} {} ms cada una.",
+        opciones.duracion.as_secs_f64(),
+        INTERVALO_LIGERAS.as_millis(),
+        PERIODO_PESADAS.as_millis(),
+        if nucleos == 1 { "ón" } else { "ones" },
+        if nucleos == 1 { "" } else { "n" },
+        PESADA.as_millis(),
+    );
+    println!();
+    println!("Latencia de las peticiones ligeras (desde que llegan hasta que terminan):");
+    let lentas = format!("> {} ms", LENTA.as_millis());
+    println!(
+        "{:<38} {:>8} {:>10} {:>10} {:>10} {:>9} {:>8}",
+        "escenario", "ligeras", "p50", "p99", "máxima", lentas, "pesadas"
+    );
+    for escenario in Escenario::TODOS {
+        let (resumen, pesadas) = mide(&runtime, &pool, escenario, opciones.duracion, nucleos);
+        match resumen {
+            Some(Resumen { muestras, p50, p99, maxima, lentas }) => println!(
+                "{:<38} {:>8} {:>10} {:>10} {:>10} {:>8.1} % {:>8}",
+                escenario.etiqueta(),
+                muestras,
+                ms(p50),
+                ms(p99),
+                ms(maxima),
+                100.0 * lentas as f64 / muestras as f64,
+                pesadas
+            ),
+            None => println!("{:<38} sin muestras", escenario.etiqueta()),
+        }
+    }
+    runtime.shutdown_timeout(Duration::from_secs(1));
+}
+
+/// Un escenario: este hilo (que no es del *runtime*) hace de red. Cada
+/// milisegundo «llega» una petición ligera, que se lanza como tarea; y cada
+/// [`PERIODO_PESADAS`], una ráfaga de pesadas. Devuelve el resumen de las
+/// latencias ligeras y cuántas pesadas se atendieron.
+fn mide(
+    runtime: &tokio::runtime::Runtime,
+    pool: &Arc<rayon::ThreadPool>,
+    escenario: Escenario,
+    duracion: Duration,
+    rafaga: usize,
+) -> (Option<Resumen>, usize) {
+    let handle = runtime.handle().clone();
+    let (tx, rx) = mpsc::channel::<Duration>();
+    let mut pesadas = Vec::new();
+    let inicio = Instant::now();
+    let mut siguiente_rafaga = inicio + PRIMERA_RAFAGA;
+    for i in 0u32.. {
+        let objetivo = inicio + INTERVALO_LIGERAS * i;
+        if objetivo >= inicio + duracion {
+            break;
+        }
+        if let Some(falta) = objetivo.checked_duration_since(Instant::now()) {
+            std::thread::sleep(falta);
+        }
+        if escenario != Escenario::SoloLigeras && Instant::now() >= siguiente_rafaga {
+            for _ in 0..rafaga {
+                pesadas.push(handle.spawn(peticion_pesada(escenario, pool.clone())));
+            }
+            siguiente_rafaga += PERIODO_PESADAS;
+        }
+        // ANCHOR: ligera
+        let tx = tx.clone();
+        let llegada = Instant::now();
+        handle.spawn(async move {
+            std::hint::black_box(trabajo_ligero(u64::from(i)));
+            let _ = tx.send(llegada.elapsed());
+        });
+        // ANCHOR_END: ligera
+    }
+    drop(tx);
+    let atendidas = pesadas.len();
+    for pesada in pesadas {
+        runtime.block_on(pesada).expect("una petición pesada falló");
+    }
+    // El canal se cierra cuando la última tarea ligera suelta su emisor.
+    let mut latencias: Vec<Duration> = rx.iter().collect();
+    (resume(&mut latencias), atendidas)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
