@@ -1,0 +1,336 @@
+//! Pruebas del capítulo 08. Las mismas pruebas corren contra tu ejercicio
+//! (`exercises/08-robo-de-trabajo`) y contra la solución
+//! (`solutions/08-robo-de-trabajo`). Un módulo por ejercicio.
+
+mod desborda {
+    use robo_de_trabajo::desborda::ColaLocal;
+
+    fn contenido(cola: &ColaLocal<u32>) -> Vec<u32> {
+        cola.tareas().copied().collect()
+    }
+
+    /// Una cola de capacidad `capacidad` llena con 0, 1, 2...
+    fn llena(capacidad: usize) -> ColaLocal<u32> {
+        let mut cola = ColaLocal::new(capacidad);
+        for tarea in 0..capacidad as u32 {
+            assert!(cola.empuja(tarea).is_empty(), "la tarea {tarea} cabía: no debe desbordar nada");
+        }
+        cola
+    }
+
+    #[test]
+    fn mientras_cabe_no_desborda() {
+        let cola = llena(4);
+        assert_eq!(cola.len(), 4);
+        assert_eq!(contenido(&cola), vec![0, 1, 2, 3], "las tareas van al final, en orden");
+    }
+
+    #[test]
+    fn llena_manda_la_mitad_de_atras_y_la_nueva() {
+        let mut cola = llena(4);
+        let fuera = cola.empuja(4);
+        assert_eq!(
+            fuera,
+            vec![2, 3, 4],
+            "desborda la mitad MÁS NUEVA (la de atrás), en orden, y al final la tarea que llegaba"
+        );
+        assert_eq!(contenido(&cola), vec![0, 1], "la mitad más antigua se queda en la cola local");
+    }
+
+    #[test]
+    fn con_la_capacidad_de_tokio() {
+        let mut cola = llena(256);
+        let fuera = cola.empuja(256);
+        assert_eq!(fuera.len(), 129, "con 256 de capacidad desbordan 128 más la nueva: 129");
+        assert_eq!(fuera, (128..=256).collect::<Vec<u32>>());
+        assert_eq!(contenido(&cola), (0..128).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn tras_desbordar_sigue_funcionando() {
+        let mut cola = llena(4);
+        cola.empuja(4);
+        assert!(cola.empuja(5).is_empty(), "tras desbordar hay sitio: la 5 cabe");
+        assert!(cola.empuja(6).is_empty(), "y la 6 también");
+        let fuera = cola.empuja(7);
+        assert_eq!(fuera, vec![5, 6, 7], "el segundo desborde vuelve a llevarse la mitad de atrás");
+        assert_eq!(cola.saca(), Some(0), "el trabajador saca del frente");
+        assert_eq!(cola.saca(), Some(1));
+        assert_eq!(cola.saca(), None);
+    }
+}
+
+mod lote {
+    use robo_de_trabajo::lote::cuantas_tomar;
+
+    #[test]
+    fn toma_su_parte_mas_una() {
+        assert_eq!(cuantas_tomar(10, 2, 256, 256), 6, "10 tareas y 2 trabajadores: 10 / 2 + 1 = 6");
+        assert_eq!(cuantas_tomar(9, 4, 256, 256), 3, "9 / 4 + 1 = 3 (división entera)");
+    }
+
+    #[test]
+    fn al_menos_una_si_hay_alguna() {
+        assert_eq!(
+            cuantas_tomar(1, 4, 256, 256),
+            1,
+            "una tarea y cuatro trabajadores: 1 / 4 = 0, pero el trabajador debe llevarse la que hay"
+        );
+        assert_eq!(
+            cuantas_tomar(5, 2, 0, 256),
+            1,
+            "sin huecos en la cola local toma una igualmente: la ejecuta enseguida, no la guarda"
+        );
+    }
+
+    #[test]
+    fn nunca_mas_de_las_que_hay() {
+        assert_eq!(cuantas_tomar(3, 1, 256, 256), 3, "3 / 1 + 1 = 4, pero solo hay 3");
+        assert_eq!(cuantas_tomar(0, 2, 256, 256), 0, "con la cola global vacía no toma nada");
+    }
+
+    #[test]
+    fn como_mucho_media_cola_y_lo_que_cabe() {
+        assert_eq!(cuantas_tomar(1000, 2, 256, 256), 128, "1000 / 2 + 1 = 501, pero el tope es media cola: 128");
+        assert_eq!(cuantas_tomar(10, 2, 3, 256), 3, "solo le quedan 3 huecos en la cola local");
+    }
+}
+
+mod roba {
+    use std::collections::VecDeque;
+
+    use robo_de_trabajo::roba::{roba_a_alguien, roba_mitad};
+
+    fn cola(tareas: &[u32]) -> VecDeque<u32> {
+        tareas.iter().copied().collect()
+    }
+
+    #[test]
+    fn roba_la_mitad_redondeando_arriba() {
+        let mut victima = cola(&[0, 1, 2, 3, 4]);
+        let mut ladrona = VecDeque::new();
+        let robadas = roba_mitad(&mut victima, &mut ladrona, 8);
+        assert_eq!(robadas, 3, "la mitad de 5, redondeando hacia arriba, es 3");
+        assert_eq!(ladrona, cola(&[0, 1, 2]), "roba del frente de la víctima, en orden");
+        assert_eq!(victima, cola(&[3, 4]));
+    }
+
+    #[test]
+    fn una_tarea_sola_tambien_se_roba() {
+        let mut victima = cola(&[7]);
+        let mut ladrona = VecDeque::new();
+        assert_eq!(
+            roba_mitad(&mut victima, &mut ladrona, 8),
+            1,
+            "con una sola tarea, la mitad redondeando hacia arriba es 1: si no, nadie le quita nunca la última"
+        );
+        assert_eq!(ladrona, cola(&[7]));
+        assert!(victima.is_empty());
+    }
+
+    #[test]
+    fn roba_del_frente_y_no_del_final() {
+        let mut victima = cola(&[10, 11, 12, 13]);
+        let mut ladrona = cola(&[1]);
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 8), 2);
+        assert_eq!(
+            ladrona,
+            cola(&[1, 10, 11]),
+            "las robadas son las del frente (las más antiguas), en su orden, detrás de lo que ya tenía la ladrona"
+        );
+        assert_eq!(victima, cola(&[12, 13]), "a la víctima le quedan las más nuevas");
+    }
+
+    #[test]
+    fn no_roba_con_la_cola_mas_que_medio_llena() {
+        let mut victima = cola(&[10, 11, 12, 13]);
+        let mut ladrona = cola(&[1, 2, 3, 4, 5]);
+        assert_eq!(
+            roba_mitad(&mut victima, &mut ladrona, 8),
+            0,
+            "la ladrona tiene 5 de 8 (más de la mitad): no debe robar"
+        );
+        assert_eq!(victima.len(), 4, "no debe tocar a la víctima");
+        let mut ladrona = cola(&[1, 2, 3, 4]);
+        assert_eq!(
+            roba_mitad(&mut victima, &mut ladrona, 8),
+            2,
+            "con 4 de 8 (justo la mitad) sí puede robar"
+        );
+    }
+
+    #[test]
+    fn de_una_cola_vacia_no_roba_nada() {
+        let mut victima: VecDeque<u32> = VecDeque::new();
+        let mut ladrona = VecDeque::new();
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 8), 0);
+        assert!(ladrona.is_empty());
+    }
+
+    #[test]
+    fn empieza_a_buscar_por_el_inicio() {
+        let mut colas = vec![cola(&[]), cola(&[10]), cola(&[20, 21]), cola(&[30, 31, 32])];
+        assert_eq!(
+            roba_a_alguien(&mut colas, 0, 2, 8),
+            Some((2, 1)),
+            "empezando en 2, la primera víctima con tareas es la 2"
+        );
+        assert_eq!(colas[0], cola(&[20]));
+        assert_eq!(colas[2], cola(&[21]));
+        assert_eq!(colas[1], cola(&[10]), "no debe tocar a las demás");
+        assert_eq!(colas[3], cola(&[30, 31, 32]), "no debe tocar a las demás");
+    }
+
+    #[test]
+    fn da_la_vuelta_y_se_salta_a_si_misma() {
+        let mut colas = vec![cola(&[]), cola(&[10, 11]), cola(&[]), cola(&[])];
+        assert_eq!(
+            roba_a_alguien(&mut colas, 3, 3, 8),
+            Some((1, 1)),
+            "la 3 empieza por sí misma (se salta), sigue por la 0 (vacía) y roba a la 1"
+        );
+        assert_eq!(colas[3], cola(&[10]));
+    }
+
+    #[test]
+    fn sin_victimas_no_hay_robo() {
+        let mut colas = vec![cola(&[]), cola(&[]), cola(&[])];
+        assert_eq!(roba_a_alguien(&mut colas, 1, 0, 8), None, "nadie tiene tareas");
+        let mut colas = vec![cola(&[1, 2, 3, 4, 5]), cola(&[6, 7])];
+        assert_eq!(
+            roba_a_alguien(&mut colas, 0, 1, 8),
+            None,
+            "la ladrona tiene 5 de 8: no debe robar a nadie"
+        );
+    }
+}
+
+mod elige {
+    use robo_de_trabajo::elige::{Origen, Trabajador};
+
+    /// Un trabajador que mira la global cada `intervalo` vueltas, con tope 3.
+    fn trabajador(intervalo: u32) -> Trabajador<u32> {
+        Trabajador::new(intervalo, 3)
+    }
+
+    #[test]
+    fn sin_tareas_no_hay_nada() {
+        let mut t = trabajador(10);
+        assert_eq!(t.siguiente(), None);
+    }
+
+    #[test]
+    fn primero_la_ranura_luego_la_local_luego_la_global() {
+        let mut t = trabajador(100);
+        t.global.extend([30]);
+        t.local.extend([10, 11]);
+        t.despierta(20);
+        assert_eq!(t.siguiente(), Some((20, Origen::Ranura)), "la ranura va antes que la cola local");
+        assert_eq!(t.siguiente(), Some((10, Origen::Local)), "luego el frente de la cola local");
+        assert_eq!(t.siguiente(), Some((11, Origen::Local)));
+        assert_eq!(t.siguiente(), Some((30, Origen::Global)), "con la local vacía, la global");
+        assert_eq!(t.siguiente(), None);
+    }
+
+    #[test]
+    fn la_ranura_tiene_tope() {
+        // Dos tareas que se despiertan la una a la otra (A = 1, B = 2), como
+        // un productor y un consumidor, y otra (99) esperando en la cola local.
+        let mut t = trabajador(1000);
+        t.local.push_back(99);
+        t.despierta(1);
+        let mut origenes = Vec::new();
+        for _ in 0..8 {
+            let (tarea, origen) = t.siguiente().expect("siempre hay alguna tarea lista");
+            origenes.push((tarea, origen));
+            match tarea {
+                1 => t.despierta(2),
+                2 => t.despierta(1),
+                _ => {}
+            }
+            if tarea == 99 {
+                break;
+            }
+        }
+        assert_eq!(
+            origenes,
+            vec![
+                (1, Origen::Ranura),
+                (2, Origen::Ranura),
+                (1, Origen::Ranura),
+                (99, Origen::Local),
+            ],
+            "tras 3 tareas seguidas de la ranura, la de la ranura va al final de la cola local \
+             y la 99, que esperaba, pasa primero"
+        );
+        assert_eq!(t.local.front(), Some(&2), "la tarea que estaba en la ranura debe quedar en la cola local");
+        assert_eq!(t.siguiente(), Some((2, Origen::Local)));
+        t.despierta(1);
+        assert_eq!(
+            t.siguiente(),
+            Some((1, Origen::Ranura)),
+            "tras una tarea de la cola local, la ranura vuelve a valer"
+        );
+    }
+
+    #[test]
+    fn la_global_no_muere_de_hambre() {
+        // La cola local nunca se vacía: cada tarea, al terminar su sondeo,
+        // vuelve a la cola (como una tarea que cede). Aun así, la tarea de la
+        // cola global debe correr en la vuelta `intervalo`.
+        let mut t = trabajador(7);
+        t.local.extend([1, 2, 3]);
+        t.global.push_back(100);
+        for vuelta in 1..=7 {
+            let (tarea, origen) = t.siguiente().expect("siempre hay tareas");
+            if tarea == 100 {
+                assert_eq!(origen, Origen::Global);
+                assert_eq!(vuelta, 7, "la global se mira en la vuelta 7 (tick % intervalo == 0), ni antes ni después");
+                return;
+            }
+            t.local.push_back(tarea);
+        }
+        panic!("la tarea de la cola global no corrió en 7 vueltas: mira la global cuando tick % intervalo == 0");
+    }
+
+    #[test]
+    fn la_global_se_mira_en_cada_intervalo() {
+        let mut t = trabajador(5);
+        t.local.extend([1, 2]);
+        t.global.extend([100, 101]);
+        let mut vueltas_globales = Vec::new();
+        for vuelta in 1..=10 {
+            let (tarea, origen) = t.siguiente().expect("siempre hay tareas");
+            if origen == Origen::Global {
+                vueltas_globales.push(vuelta);
+            } else {
+                t.local.push_back(tarea);
+            }
+        }
+        assert_eq!(vueltas_globales, vec![5, 10], "la cola global se mira en las vueltas 5 y 10");
+    }
+
+    #[test]
+    fn en_su_vuelta_la_global_va_antes_que_la_ranura() {
+        let mut t = trabajador(2);
+        t.local.extend([1, 2]);
+        t.global.push_back(100);
+        assert_eq!(t.siguiente(), Some((1, Origen::Local)));
+        t.despierta(50);
+        assert_eq!(
+            t.siguiente(),
+            Some((100, Origen::Global)),
+            "en la vuelta 2 toca la global, antes incluso que la ranura"
+        );
+        assert_eq!(t.siguiente(), Some((50, Origen::Ranura)), "la ranura sigue ahí, y va después");
+    }
+
+    #[test]
+    fn si_en_su_vuelta_la_global_esta_vacia_sigue_lo_normal() {
+        let mut t = trabajador(1);
+        t.local.extend([1, 2]);
+        t.despierta(50);
+        assert_eq!(t.siguiente(), Some((50, Origen::Ranura)), "sin nada en la global, la ranura");
+        assert_eq!(t.siguiente(), Some((1, Origen::Local)));
+    }
+}
