@@ -1,0 +1,57 @@
+//! Respuesta incorrecta: el puente del capítulo 5 con el error del canal
+//! convertido en `SinRespuesta`. No atrapa el pánico: el pánico se va al pool
+//! de Rayon, y quien espera recibe «sin respuesta» en lugar del motivo.
+
+use tokio::sync::oneshot;
+
+use std::any::Any;
+use std::fmt;
+
+use rayon::ThreadPool;
+
+/// Lo que puede salir mal al mandar un trabajo a Rayon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FalloEnRayon {
+    /// El trabajo entró en pánico; dentro va el mensaje del pánico.
+    Panico(String),
+    /// El trabajo no llegó a ejecutarse: el pool se destruyó antes.
+    SinRespuesta,
+}
+
+impl fmt::Display for FalloEnRayon {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FalloEnRayon::Panico(mensaje) => write!(f, "el trabajo entró en pánico en Rayon: {mensaje}"),
+            FalloEnRayon::SinRespuesta => write!(f, "el pool de Rayon se cerró sin ejecutar el trabajo"),
+        }
+    }
+}
+
+impl std::error::Error for FalloEnRayon {}
+
+/// El texto de la carga de un pánico (lo que devuelve `catch_unwind` en su
+/// `Err`). `panic!("texto")` lleva un `&str`; `panic!("{x}")`, un `String`.
+///
+/// Ojo: pásale `&*carga`, no `&carga`. Una `Box<dyn Any>` también es `Any`, y
+/// con `&carga` preguntarías por el tipo de la caja, no por el de su contenido.
+pub fn mensaje_de_panico(carga: &(dyn Any + Send)) -> String {
+    if let Some(texto) = carga.downcast_ref::<&str>() {
+        texto.to_string()
+    } else if let Some(texto) = carga.downcast_ref::<String>() {
+        texto.clone()
+    } else {
+        "pánico sin mensaje de texto".to_string()
+    }
+}
+
+pub async fn a_rayon<T, F>(pool: &ThreadPool, trabajo: F) -> Result<T, FalloEnRayon>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let (tx, rx) = oneshot::channel();
+    pool.spawn(move || {
+        let _ = tx.send(trabajo());
+    });
+    rx.await.map_err(|_| FalloEnRayon::SinRespuesta)
+}
