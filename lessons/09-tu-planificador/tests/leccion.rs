@@ -1,0 +1,100 @@
+//! Los dos programas de la lección corren en modo rápido y dicen lo que
+//! midieron; `grafica` dibuja el CSV que escribe `banco`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ejecuta(programa: &str, args: &[&str]) -> Output {
+    Command::new(programa).args(args).output().expect("no arranca")
+}
+
+fn texto_si_va_bien(salida: Output) -> String {
+    assert!(salida.status.success(), "{}", String::from_utf8_lossy(&salida.stderr));
+    String::from_utf8(salida.stdout).unwrap()
+}
+
+fn temporal(nombre: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("leccion-09-{}-{nombre}", std::process::id()))
+}
+
+#[test]
+fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
+    let csv = temporal("escalado.csv");
+    let texto = texto_si_va_bien(ejecuta(
+        env!("CARGO_BIN_EXE_banco"),
+        &["--rapido", "--hilos", "2", "--csv", csv.to_str().unwrap(), "--maquina", "prueba"],
+    ));
+    for esperado in [
+        "Banco de planificadores",
+        "Máquina: prueba,",
+        "carga          hilos   una-cola       robo      tokio",
+        "árbol binario: cada tarea lanza dos hasta la profundidad 8 (511 tareas)",
+        "Lo que hizo el ejecutor robo",
+        "CSV: ",
+    ] {
+        assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
+    }
+    for carga in ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto"] {
+        for hilos in [1, 2] {
+            let fila = texto.lines().find(|l| l.starts_with(carga) && l.split_whitespace().nth(1) == Some(&hilos.to_string()));
+            let fila = fila.unwrap_or_else(|| panic!("falta la fila {carga} con {hilos} hilos en:\n{texto}"));
+            let tiempos: Vec<f64> = fila.split_whitespace().skip(2).take(3).map(|t| t.parse().unwrap()).collect();
+            assert_eq!(tiempos.len(), 3, "{fila}");
+        }
+    }
+    let leido = std::fs::read_to_string(&csv).unwrap();
+    let filas = leccion_09::lee_csv(&leido).unwrap();
+    assert_eq!(filas.len(), 4 * 2 * 3, "4 cargas x 2 hilos x 3 ejecutores:\n{leido}");
+    assert!(filas.iter().all(|f| f.maquina == "prueba" && f.ms > 0.0));
+
+    // Y la gráfica lo dibuja.
+    let svg = temporal("escalado.svg");
+    let texto = texto_si_va_bien(ejecuta(
+        env!("CARGO_BIN_EXE_grafica"),
+        &["--csv", csv.to_str().unwrap(), "--svg", svg.to_str().unwrap()],
+    ));
+    assert!(texto.contains("24 medidas de 1 máquina"), "{texto}");
+    let dibujo = std::fs::read_to_string(&svg).unwrap();
+    assert!(dibujo.starts_with("<svg"), "no es un SVG");
+    for carga in ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto", "hilos trabajadores"] {
+        assert!(dibujo.contains(carga), "falta «{carga}» en el SVG");
+    }
+    let _ = std::fs::remove_file(csv);
+    let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn el_modo_rapido_no_toca_el_csv_del_repositorio() {
+    let texto = texto_si_va_bien(ejecuta(env!("CARGO_BIN_EXE_banco"), &["--rapido", "--hilos", "1"]));
+    assert!(texto.contains("no escribo el CSV"), "{texto}");
+}
+
+#[test]
+fn el_csv_y_la_grafica_del_repositorio_estan_y_se_leen() {
+    let csv = std::fs::read_to_string(leccion_09::csv_por_defecto()).expect("falta resultados/escalado.csv");
+    let filas = leccion_09::lee_csv(&csv).unwrap();
+    assert!(!filas.is_empty());
+    let svg = std::fs::read_to_string(leccion_09::svg_por_defecto()).expect("falta book/graficas/escalado.svg");
+    assert!(svg.starts_with("<svg"));
+}
+
+#[test]
+fn una_opcion_desconocida_da_un_error_claro() {
+    for programa in [env!("CARGO_BIN_EXE_banco"), env!("CARGO_BIN_EXE_grafica")] {
+        let salida = ejecuta(programa, &["--lento"]);
+        assert_eq!(salida.status.code(), Some(2));
+        let error = String::from_utf8(salida.stderr).unwrap();
+        assert!(error.starts_with("error: opción desconocida «--lento»"), "{error}");
+        assert!(!error.contains("panicked"), "{error}");
+    }
+    let salida = ejecuta(env!("CARGO_BIN_EXE_banco"), &["--hilos", "cero"]);
+    assert_eq!(salida.status.code(), Some(2));
+}
+
+#[test]
+fn la_grafica_sin_csv_falla_con_un_mensaje() {
+    let salida = ejecuta(env!("CARGO_BIN_EXE_grafica"), &["--csv", "/no/existe.csv", "--svg", "/tmp/x.svg"]);
+    assert_eq!(salida.status.code(), Some(1));
+    let error = String::from_utf8(salida.stderr).unwrap();
+    assert!(error.starts_with("error: no puedo leer /no/existe.csv"), "{error}");
+}

@@ -1,0 +1,18 @@
+//! Respuesta incorrecta plausible: nunca mira la cola global mientras tenga trabajo propio.
+
+use std::sync::Arc;
+
+use super::robo::{Compartido, Trabajador, INTERVALO_GLOBAL};
+use super::tarea::Tarea;
+
+impl Trabajador {
+    /// La tarea que toca sondear en esta vuelta, o `None` si no hay ninguna.
+    pub fn busca_tarea(&mut self, compartido: &Compartido) -> Option<Arc<Tarea>> {
+        // La cola global solo cuando no hay nada propio.
+        self.tick = self.tick.wrapping_add(1);
+        let _ = INTERVALO_GLOBAL;
+        self.siguiente_local(compartido)
+            .or_else(|| compartido.toma_lote_del_inyector(self.indice))
+            .or_else(|| self.roba(compartido))
+    }
+}

@@ -1,0 +1,26 @@
+//! Soluciones del capítulo 09, «Construye tu propio planificador».
+//!
+//! Dos ejecutores de enseñanza detrás de la misma interfaz (`Ejecutor`):
+//! `UnaCola` (una cola, un candado) y `Robo` (colas locales, cola global,
+//! robo de trabajo, ranura LIFO). Las pruebas son las mismas que las de
+//! `exercises/09-tu-planificador`. `cargo run -p soluciones-09` muestra las
+//! soluciones en marcha.
+
+pub mod azar;
+pub mod bloqueo;
+pub mod ejecutor;
+pub mod manija;
+pub mod robo;
+pub mod tarea;
+pub mod una_cola;
+
+// Los ejercicios, en orden.
+pub mod roba;
+pub mod siguiente;
+pub mod equidad;
+pub mod aparca;
+
+pub use ejecutor::Ejecutor;
+pub use robo::Robo;
+pub use tarea::ceder;
+pub use una_cola::UnaCola;
