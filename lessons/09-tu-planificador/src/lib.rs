@@ -3,7 +3,7 @@
 //! `planificador` es el ejecutor de enseñanza en sus dos versiones (una
 //! cola con un candado; colas locales con robo de trabajo). `cargas` son
 //! las cuatro cargas que mide `cargo run -p leccion-09 --release --bin banco`,
-//! y `grafica` dibuja lo medido. Aquí está lo que comparten los dos
+//! y `grafica-escalado` dibuja lo medido. Aquí está lo que comparten los dos
 //! programas: las opciones, el CSV y el nombre de la máquina.
 
 pub mod cargas;
@@ -17,12 +17,12 @@ pub const MAX_HILOS: usize = 64;
 /// alarga mucho la medida.
 pub const HILOS_POR_DEFECTO_MAX: usize = 16;
 
-/// El CSV que escribe `banco` y lee `grafica`.
+/// El CSV que escribe `banco` y lee `grafica-escalado`.
 pub fn csv_por_defecto() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("resultados/escalado.csv")
 }
 
-/// El SVG que escribe `grafica`, en la carpeta del libro.
+/// El SVG que escribe `grafica-escalado`, en la carpeta del libro.
 pub fn svg_por_defecto() -> PathBuf {
     let raiz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("lessons/NN/ está dentro del repositorio");
     raiz.join("book/graficas/escalado.svg")
@@ -113,7 +113,7 @@ pub fn lee_opciones_banco(args: impl IntoIterator<Item = String>) -> Result<Opci
     Ok(o)
 }
 
-/// Opciones de `grafica`.
+/// Opciones de `grafica-escalado`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpcionesGrafica {
     pub csv: PathBuf,

@@ -1,5 +1,5 @@
 //! Los dos programas de la lección corren en modo rápido y dicen lo que
-//! midieron; `grafica` dibuja el CSV que escribe `banco`.
+//! midieron; `grafica-escalado` dibuja el CSV que escribe `banco`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -50,7 +50,7 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
     // Y la gráfica lo dibuja.
     let svg = temporal("escalado.svg");
     let texto = texto_si_va_bien(ejecuta(
-        env!("CARGO_BIN_EXE_grafica"),
+        env!("CARGO_BIN_EXE_grafica-escalado"),
         &["--csv", csv.to_str().unwrap(), "--svg", svg.to_str().unwrap()],
     ));
     assert!(texto.contains("24 medidas de 1 máquina"), "{texto}");
@@ -80,7 +80,7 @@ fn el_csv_y_la_grafica_del_repositorio_estan_y_se_leen() {
 
 #[test]
 fn una_opcion_desconocida_da_un_error_claro() {
-    for programa in [env!("CARGO_BIN_EXE_banco"), env!("CARGO_BIN_EXE_grafica")] {
+    for programa in [env!("CARGO_BIN_EXE_banco"), env!("CARGO_BIN_EXE_grafica-escalado")] {
         let salida = ejecuta(programa, &["--lento"]);
         assert_eq!(salida.status.code(), Some(2));
         let error = String::from_utf8(salida.stderr).unwrap();
@@ -93,7 +93,7 @@ fn una_opcion_desconocida_da_un_error_claro() {
 
 #[test]
 fn la_grafica_sin_csv_falla_con_un_mensaje() {
-    let salida = ejecuta(env!("CARGO_BIN_EXE_grafica"), &["--csv", "/no/existe.csv", "--svg", "/tmp/x.svg"]);
+    let salida = ejecuta(env!("CARGO_BIN_EXE_grafica-escalado"), &["--csv", "/no/existe.csv", "--svg", "/tmp/x.svg"]);
     assert_eq!(salida.status.code(), Some(1));
     let error = String::from_utf8(salida.stderr).unwrap();
     assert!(error.starts_with("error: no puedo leer /no/existe.csv"), "{error}");

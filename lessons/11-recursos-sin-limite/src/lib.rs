@@ -5,7 +5,7 @@
 //! tiempo. Aquí está lo que el experimento necesita: el tráfico (cuántas
 //! peticiones han llegado en cada instante), los parámetros, la lectura de
 //! `/proc/self/status`, los percentiles, las opciones y el formato del CSV que
-//! luego dibuja `cargo run -p leccion-11 --bin grafica`.
+//! luego dibuja `cargo run -p leccion-11 --bin grafica-memoria`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -267,7 +267,7 @@ pub fn csv_por_defecto() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("resultados").join("memoria.csv")
 }
 
-/// Donde `grafica` escribe el SVG que muestra el libro.
+/// Donde `grafica-memoria` escribe el SVG que muestra el libro.
 pub fn svg_por_defecto() -> PathBuf {
     let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
     let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run -p leccion-11 --release             # unos 12 s; escribe resultados/memoria.csv
-//! cargo run -p leccion-11 --bin grafica         # dibuja book/graficas/memoria.svg
+//! cargo run -p leccion-11 --bin grafica-memoria         # dibuja book/graficas/memoria.svg
 //! cargo run -p leccion-11 -- --rapido           # lo que usan las pruebas (no escribe el CSV)
 //! ```
 //!

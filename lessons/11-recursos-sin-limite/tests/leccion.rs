@@ -1,5 +1,5 @@
 //! La lección corre en modo rápido, escribe su CSV en una carpeta temporal y
-//! `grafica` lo dibuja.
+//! `grafica-memoria` lo dibuja.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -9,7 +9,7 @@ fn leccion(args: &[&str]) -> Output {
 }
 
 fn grafica(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grafica")).args(args).output().expect("no arranca")
+    Command::new(env!("CARGO_BIN_EXE_grafica-memoria")).args(args).output().expect("no arranca")
 }
 
 fn carpeta_temporal(nombre: &str) -> PathBuf {

@@ -2,8 +2,8 @@
 //! línea por escenario.
 //!
 //! ```text
-//! cargo run -p leccion-11 --bin grafica
-//! cargo run -p leccion-11 --bin grafica -- --csv otra.csv --svg otra.svg
+//! cargo run -p leccion-11 --bin grafica-memoria
+//! cargo run -p leccion-11 --bin grafica-memoria -- --csv otra.csv --svg otra.svg
 //! ```
 
 use std::path::PathBuf;

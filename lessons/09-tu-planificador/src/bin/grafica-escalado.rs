@@ -2,8 +2,8 @@
 //! ejecutor (y por máquina, si el CSV trae varias).
 //!
 //! ```text
-//! cargo run -p leccion-09 --release --bin grafica
-//! cargo run -p leccion-09 --bin grafica -- --csv otro.csv --svg otra.svg
+//! cargo run -p leccion-09 --release --bin grafica-escalado
+//! cargo run -p leccion-09 --bin grafica-escalado -- --csv otro.csv --svg otra.svg
 //! ```
 
 use std::collections::BTreeSet;

@@ -1,0 +1,357 @@
+//! Lección 14: ¿cuál elegir?
+//!
+//! `cargo run -p leccion-14 --release` somete el mismo servicio clave-valor a
+//! la misma carga, por encima de su capacidad, con cuatro diseños: Tokio sin
+//! límite, Tokio con un `Semaphore`, Rayon y el runtime `nucleo` de la
+//! lección 12. Cada diseño corre en su propio proceso, para que el pico de
+//! memoria de uno no se mezcle con el de otro. Aquí está lo común: la carga,
+//! las medidas y el formato del CSV que dibuja
+//! `cargo run -p leccion-14 --bin grafica-comparacion`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub mod grafica;
+pub mod variantes;
+
+/// Un mebibyte, en bytes.
+pub const MIB: u64 = 1024 * 1024;
+
+/// Los cuatro diseños que compara la lección.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variante {
+    /// Una tarea de Tokio por petición, sin ningún límite.
+    TokioSinLimite,
+    /// Una tarea de Tokio por petición, solo si hay un permiso libre.
+    TokioSemaforo,
+    /// Un `rayon::spawn` por petición, sin límite.
+    Rayon,
+    /// Un mensaje por petición al shard de su clave, en `nucleo`.
+    Nucleo,
+}
+
+impl Variante {
+    /// Las cuatro, en el orden en que se miden.
+    pub const TODAS: [Variante; 4] = [Variante::TokioSinLimite, Variante::TokioSemaforo, Variante::Rayon, Variante::Nucleo];
+
+    /// El nombre de la columna `variante` del CSV (y de `--variante`).
+    pub fn nombre(self) -> &'static str {
+        match self {
+            Variante::TokioSinLimite => "tokio_sin_limite",
+            Variante::TokioSemaforo => "tokio_semaforo",
+            Variante::Rayon => "rayon",
+            Variante::Nucleo => "nucleo",
+        }
+    }
+
+    /// La etiqueta que se imprime y se dibuja.
+    pub fn etiqueta(self) -> &'static str {
+        match self {
+            Variante::TokioSinLimite => "Tokio, spawn sin límite",
+            Variante::TokioSemaforo => "Tokio con Semaphore",
+            Variante::Rayon => "Rayon, spawn sin límite",
+            Variante::Nucleo => "nucleo (un hilo por núcleo)",
+        }
+    }
+
+    /// La variante cuyo nombre es `nombre`.
+    pub fn desde_nombre(nombre: &str) -> Option<Variante> {
+        Variante::TODAS.into_iter().find(|v| v.nombre() == nombre)
+    }
+}
+
+/// Cómo se reparten las claves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Escenario {
+    /// Claves al azar entre [`CLAVES`].
+    Uniforme,
+    /// Tres de cada cuatro peticiones, a la clave 0; el resto, al azar.
+    Caliente,
+}
+
+impl Escenario {
+    pub const TODOS: [Escenario; 2] = [Escenario::Uniforme, Escenario::Caliente];
+
+    pub fn nombre(self) -> &'static str {
+        match self {
+            Escenario::Uniforme => "uniforme",
+            Escenario::Caliente => "caliente",
+        }
+    }
+
+    pub fn desde_nombre(nombre: &str) -> Option<Escenario> {
+        Escenario::TODOS.into_iter().find(|e| e.nombre() == nombre)
+    }
+}
+
+/// Lo que define una ejecución.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Cómo se reparten las claves.
+    pub escenario: Escenario,
+    /// Hilos trabajadores (Tokio, Rayon) o shards (`nucleo`).
+    pub hilos: usize,
+    /// Peticiones por segundo que ofrece el generador.
+    pub ritmo: f64,
+    /// Cuánto tiempo ofrece carga.
+    pub duracion: Duration,
+    /// Permisos del `Semaphore` (peticiones a la vez, como mucho).
+    pub limite: usize,
+    /// Capacidad de la cola de cada shard en `nucleo`.
+    pub cola: usize,
+    /// Capacidad del buzón de cada isolate en `nucleo`.
+    pub buzon: usize,
+}
+
+impl Config {
+    /// Con los límites de la lección: el semáforo admite tantas peticiones a la
+    /// vez como caben, en total, en las colas y buzones de `nucleo`.
+    pub fn con(escenario: Escenario, hilos: usize, ritmo: f64, duracion: Duration) -> Config {
+        let (cola, buzon) = (256, 256);
+        Config { escenario, hilos, ritmo, duracion, limite: hilos * (cola + buzon), cola, buzon }
+    }
+
+    /// Cuántas peticiones ofrece en total.
+    pub fn peticiones(&self) -> usize {
+        (self.ritmo * self.duracion.as_secs_f64()).ceil() as usize
+    }
+}
+
+/// Cuántas claves distintas usa la carga.
+pub const CLAVES: u64 = 100_000;
+/// Las rondas de cálculo de cada petición.
+pub const RONDAS: u32 = 16_000;
+
+// ANCHOR: peticion
+/// Una petición: su número, su clave y cuándo debía salir, en microsegundos
+/// desde el inicio (la hora del plan, no la del envío: si el generador se
+/// retrasa, ese retraso también cuenta como espera).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Peticion {
+    pub i: usize,
+    pub clave: u64,
+    pub nacida_us: u64,
+}
+// ANCHOR_END: peticion
+
+/// El cálculo de una petición: unos microsegundos de CPU, siempre los mismos.
+pub fn trabaja(mut x: u64) -> u64 {
+    for _ in 0..RONDAS {
+        x = black_box(x.rotate_left(5) ^ 0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    }
+    x
+}
+
+/// Cuántas peticiones por segundo hace un núcleo, medido aquí mismo.
+pub fn capacidad_por_nucleo() -> f64 {
+    let n = 2_000;
+    let inicio = Instant::now();
+    for i in 0..n {
+        black_box(trabaja(i));
+    }
+    n as f64 / inicio.elapsed().as_secs_f64()
+}
+
+/// Dónde anota cada diseño lo que tardó cada petición. Es un instrumento de
+/// medida, igual para los cuatro: no forma parte de ninguno.
+pub struct Registro {
+    pub inicio: Instant,
+    latencias: Vec<AtomicU64>,
+    completadas: AtomicU64,
+    ultima_us: AtomicU64,
+}
+
+const SIN_COMPLETAR: u64 = u64::MAX;
+
+impl Registro {
+    pub fn new(peticiones: usize) -> Registro {
+        Registro {
+            inicio: Instant::now(),
+            latencias: (0..peticiones).map(|_| AtomicU64::new(SIN_COMPLETAR)).collect(),
+            completadas: AtomicU64::new(0),
+            ultima_us: AtomicU64::new(0),
+        }
+    }
+
+    /// Anota que la petición `p` terminó ahora.
+    pub fn completa(&self, p: &Peticion) {
+        let ahora = self.inicio.elapsed().as_micros() as u64;
+        self.latencias[p.i].store(ahora.saturating_sub(p.nacida_us), Ordering::Relaxed);
+        self.ultima_us.fetch_max(ahora, Ordering::Relaxed);
+        self.completadas.fetch_add(1, Ordering::Release);
+    }
+
+    pub fn completadas(&self) -> u64 {
+        self.completadas.load(Ordering::Acquire)
+    }
+
+    /// Cuándo terminó la última petición, desde el inicio.
+    pub fn ultima(&self) -> Duration {
+        Duration::from_micros(self.ultima_us.load(Ordering::Relaxed))
+    }
+
+    /// Las latencias de las peticiones completadas, ordenadas.
+    pub fn latencias_ordenadas(&self) -> Vec<u64> {
+        let mut v: Vec<u64> =
+            self.latencias.iter().map(|l| l.load(Ordering::Relaxed)).filter(|&l| l != SIN_COMPLETAR).collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// El percentil `p` (de 0 a 100) de unas muestras ya ordenadas, por rango
+/// más cercano: el menor valor que deja por debajo (o igual) al menos el
+/// `p` % de las muestras. 0 si no hay muestras.
+pub fn percentil(ordenadas: &[u64], p: f64) -> u64 {
+    if ordenadas.is_empty() {
+        return 0;
+    }
+    let rango = ((p / 100.0) * ordenadas.len() as f64).ceil() as usize;
+    ordenadas[rango.clamp(1, ordenadas.len()) - 1]
+}
+
+/// Lee un campo en kB de `/proc/self/status` (`VmHWM`, `VmRSS`...) y lo
+/// devuelve en bytes. `None` si el sistema no tiene `/proc`.
+pub fn campo_de_proc(campo: &str) -> Option<u64> {
+    let estado = std::fs::read_to_string("/proc/self/status").ok()?;
+    let linea = estado.lines().find(|l| l.split(':').next() == Some(campo))?;
+    let kib: u64 = linea.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Lo que mide una ejecución de una variante.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resultado {
+    pub variante: Variante,
+    pub escenario: Escenario,
+    pub ofrecidas: u64,
+    pub completadas: u64,
+    pub rechazadas: u64,
+    /// Peticiones completadas por segundo, hasta la última.
+    pub rendimiento: f64,
+    pub p50_us: u64,
+    pub p99_us: u64,
+    /// Pico de memoria residente del proceso (VmHWM), en MiB; negativo si no se pudo leer.
+    pub pico_mib: f64,
+    /// Desde el inicio hasta la última petición completada.
+    pub hasta_la_ultima_ms: u64,
+}
+
+/// La primera línea del CSV.
+pub const CABECERA: &str = "variante,escenario,ofrecidas,completadas,rechazadas,rendimiento_por_s,p50_us,p99_us,pico_mib,hasta_la_ultima_ms";
+
+impl Resultado {
+    /// Una línea del CSV.
+    pub fn a_csv(&self) -> String {
+        format!(
+            "{},{},{},{},{},{:.0},{},{},{:.1},{}",
+            self.variante.nombre(),
+            self.escenario.nombre(),
+            self.ofrecidas,
+            self.completadas,
+            self.rechazadas,
+            self.rendimiento,
+            self.p50_us,
+            self.p99_us,
+            self.pico_mib,
+            self.hasta_la_ultima_ms
+        )
+    }
+
+    /// Lee una línea del CSV.
+    pub fn desde_csv(linea: &str) -> Result<Resultado, String> {
+        let c: Vec<&str> = linea.trim().split(',').collect();
+        if c.len() != 10 {
+            return Err(format!("esperaba 10 columnas y hay {}: «{linea}»", c.len()));
+        }
+        let variante = Variante::desde_nombre(c[0]).ok_or(format!("variante desconocida «{}»", c[0]))?;
+        let escenario = Escenario::desde_nombre(c[1]).ok_or(format!("escenario desconocido «{}»", c[1]))?;
+        let entero = |s: &str| s.parse::<u64>().map_err(|_| format!("«{s}» no es un número entero"));
+        let real = |s: &str| s.parse::<f64>().map_err(|_| format!("«{s}» no es un número"));
+        Ok(Resultado {
+            variante,
+            escenario,
+            ofrecidas: entero(c[2])?,
+            completadas: entero(c[3])?,
+            rechazadas: entero(c[4])?,
+            rendimiento: real(c[5])?,
+            p50_us: entero(c[6])?,
+            p99_us: entero(c[7])?,
+            pico_mib: real(c[8])?,
+            hasta_la_ultima_ms: entero(c[9])?,
+        })
+    }
+}
+
+/// Lee un CSV entero (con su cabecera).
+pub fn lee_csv(texto: &str) -> Result<Vec<Resultado>, String> {
+    let mut lineas = texto.lines().filter(|l| !l.trim().is_empty());
+    match lineas.next() {
+        Some(c) if c.trim() == CABECERA => {}
+        _ => return Err(format!("la primera línea debe ser «{CABECERA}»")),
+    }
+    lineas.map(Resultado::desde_csv).collect()
+}
+
+/// Donde la lección escribe su CSV.
+pub fn csv_por_defecto() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("resultados").join("comparacion.csv")
+}
+
+/// Donde `grafica-comparacion` escribe el SVG que muestra el libro.
+pub fn svg_por_defecto() -> PathBuf {
+    let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);
+    raiz.join("book").join("graficas").join("comparacion.svg")
+}
+
+/// El capítulo del libro: cada bloque de Rust se compila como prueba de
+/// documentación de este crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../../book/14-cual-elegir.md")]
+pub struct CapituloDelLibro;
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    #[test]
+    fn percentil_por_rango_mas_cercano() {
+        let v: Vec<u64> = (1..=100).collect();
+        assert_eq!(percentil(&v, 50.0), 50);
+        assert_eq!(percentil(&v, 99.0), 99);
+        assert_eq!(percentil(&v, 100.0), 100);
+        assert_eq!(percentil(&[7], 99.0), 7);
+        assert_eq!(percentil(&[], 99.0), 0);
+    }
+
+    #[test]
+    fn opciones_de_la_grafica() {
+        let a = |v: &[&str]| grafica::opciones(v.iter().map(|s| s.to_string()));
+        assert_eq!(a(&[]).unwrap(), (csv_por_defecto(), svg_por_defecto()));
+        assert_eq!(a(&["--svg", "x.svg"]).unwrap().1, PathBuf::from("x.svg"));
+        assert!(a(&["--hilo"]).unwrap_err().starts_with("opción desconocida «--hilo»"));
+        assert!(a(&["--csv"]).is_err());
+    }
+
+    #[test]
+    fn el_csv_va_y_vuelve() {
+        let r = Resultado {
+            variante: Variante::Nucleo,
+            escenario: Escenario::Caliente,
+            ofrecidas: 10,
+            completadas: 8,
+            rechazadas: 2,
+            rendimiento: 123.0,
+            p50_us: 5,
+            p99_us: 9,
+            pico_mib: 3.5,
+            hasta_la_ultima_ms: 100,
+        };
+        let texto = format!("{CABECERA}\n{}\n", r.a_csv());
+        assert_eq!(lee_csv(&texto).unwrap(), vec![r]);
+        assert!(lee_csv("otra,cabecera\n").is_err());
+    }
+}

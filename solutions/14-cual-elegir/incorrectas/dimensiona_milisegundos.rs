@@ -1,0 +1,39 @@
+//! Respuesta incorrecta plausible: multiplica por la espera en milisegundos.
+//! El límite sale mil veces mayor: una cola que tarda segundos en vaciarse.
+//!
+//! Ejercicio 2: dimensionar con lo medido.
+//!
+//! La lección mide cuántas peticiones por segundo atiende un núcleo. Con ese
+//! número se deciden dos cosas:
+//!
+//! - **Cuántos shards** (o hilos trabajadores): los necesarios para la carga
+//!   esperada sin pasar de una ocupación máxima. Un núcleo al 100 % no
+//!   absorbe ningún pico; al 70 %, algo. Los shards se redondean **hacia
+//!   arriba** (2,3 shards son 3), y siempre hay al menos uno. Si hacen falta
+//!   más que núcleos hay, `Err(Insuficiente { necesarios })`.
+//! - **Cuánta espera admitir**: el tamaño de la cola (o los permisos del
+//!   semáforo) para que nada espere más de `espera_max`. Por la ley de
+//!   Little, si se atienden `por_segundo` peticiones por segundo, en
+//!   `espera_max` se vacían `por_segundo * espera_max` (con la espera en
+//!   segundos). Redondea hacia abajo y deja al menos 1.
+
+use std::time::Duration;
+
+/// No hay núcleos para tanto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Insuficiente {
+    pub necesarios: usize,
+}
+
+/// Los shards necesarios para `carga` peticiones/s, si cada uno atiende
+/// `por_shard` y no debe pasar de `ocupacion_max` (entre 0 y 1).
+pub fn shards(carga: f64, por_shard: f64, ocupacion_max: f64, nucleos: usize) -> Result<usize, Insuficiente> {
+    let necesarios = ((carga / (por_shard * ocupacion_max)).ceil() as usize).max(1);
+    if necesarios > nucleos { Err(Insuficiente { necesarios }) } else { Ok(necesarios) }
+}
+
+/// Cuántas peticiones pueden esperar como mucho para que ninguna espere más
+/// de `espera_max`, si se atienden `por_segundo`.
+pub fn limite(por_segundo: f64, espera_max: Duration) -> usize {
+    ((por_segundo * espera_max.as_millis() as f64).floor() as usize).max(1)
+}
