@@ -440,7 +440,7 @@ pub fn comprobar_html(destino: &Path, raiz: &Path, repositorio: &str) -> Vec<Str
                 // .../blob/main/ruta o .../tree/main/ruta o .../edit/main/ruta
                 let ruta = resto.splitn(3, '/').nth(2).unwrap_or_default();
                 let ruta = ruta.split('#').next().unwrap_or_default().trim_end_matches('/');
-                if resto.starts_with("blob/") || resto.starts_with("tree/") {
+                if resto.starts_with("blob/") || resto.starts_with("tree/") || resto.starts_with("edit/") {
                     if !raiz.join(ruta).exists() {
                         problemas.push(format!("{nombre}: el enlace al repositorio {valor} lleva a un archivo que no existe"));
                     }
