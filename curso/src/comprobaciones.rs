@@ -301,6 +301,23 @@ fn comprobar_carpetas(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
                 problemas.push(format!("el capítulo book/{c}.md no tiene {grupo}/{c}/"));
             }
         }
+        // `cargo run -p leccion-NN` (y soluciones-NN) debe saber qué programa ejecutar.
+        if grupo != "exercises" {
+            for c in &capitulos {
+                let dir = raiz.join(grupo).join(c);
+                let Ok(texto) = fs::read_to_string(dir.join("Cargo.toml")) else { continue };
+                let mut programas = usize::from(dir.join("src/main.rs").is_file());
+                programas += fs::read_dir(dir.join("src/bin")).into_iter().flatten().flatten().count();
+                programas += texto.matches("[[bin]]").count();
+                let tabla = texto.parse::<toml::Table>().unwrap_or_default();
+                let tiene_defecto = tabla.get("package").and_then(|p| p.get("default-run")).is_some();
+                if programas > 1 && !tiene_defecto {
+                    problemas.push(format!(
+                        "{grupo}/{c}/ tiene {programas} programas y ningún default-run: `cargo run -p` no sabría cuál ejecutar"
+                    ));
+                }
+            }
+        }
         if grupo == "solutions" {
             for c in capitulos.iter().filter(|c| raiz.join(grupo).join(c).is_dir()) {
                 if !raiz.join(grupo).join(c).join("src/main.rs").is_file() {
