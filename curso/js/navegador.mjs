@@ -27,12 +27,16 @@ const navegador = await chromium.launch({
   args: [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
   ],
 });
 
 /** Abre una página y devuelve la página de Playwright ya dibujada. */
-async function abrir(contexto, ruta, { estado = 200 } = {}) {
+async function abrir(contexto, ruta, { estado = 200, espera = 60000 } = {}) {
   const pagina = await contexto.newPage();
+  pagina.setDefaultTimeout(espera);
+  pagina.setDefaultNavigationTimeout(espera);
   const direccion = new URL(ruta, base).href;
   pagina.on("console", (m) => {
     // La página 404 registra su propio estado 404: eso es lo esperado.
@@ -52,7 +56,13 @@ async function abrir(contexto, ruta, { estado = 200 } = {}) {
     // Cerrar la página cancela lo que quede pendiente (el favicon, por ejemplo).
     if (p.failure()?.errorText !== "net::ERR_ABORTED") problema(ruta, `no se pudo cargar ${p.url()}`);
   });
-  const respuesta = await pagina.goto(direccion, { waitUntil: "load" });
+  let respuesta;
+  try {
+    respuesta = await pagina.goto(direccion, { waitUntil: "load" });
+  } catch (e) {
+    problema(ruta, `la página no terminó de cargar: ${e.message.split("\n")[0]}`);
+    return { pagina, diagramas: 0 };
+  }
   if (respuesta.status() !== estado) problema(ruta, `estado HTTP ${respuesta.status()}, esperaba ${estado}`);
   // Cada diagrama Mermaid debe acabar como un SVG sin «Syntax error».
   const diagramas = await pagina.locator("pre.mermaid").count();
@@ -77,15 +87,49 @@ const contexto = await navegador.newContext({ viewport: { width: 1200, height: 9
 // Holgura para máquinas lentas o cargadas: son límites de vida, no de velocidad.
 contexto.setDefaultTimeout(60000);
 contexto.setDefaultNavigationTimeout(60000);
+
+/**
+ * Revisa una página. Chromium sin interfaz se atasca de vez en cuando al
+ * dibujar (sin que la página tenga nada mal): si una espera se agota, se
+ * repite una vez con una pestaña nueva. Una página rota falla las dos veces.
+ */
+async function revisar(ruta) {
+  for (let intento = 1; ; intento++) {
+    const antes = problemas.length;
+    // El primer intento espera menos: un atasco se reintenta enseguida.
+    const { pagina, diagramas } = await abrir(contexto, ruta, { espera: intento === 1 ? 20000 : 60000 });
+    try {
+      if (/^\d\d-/.test(ruta) || ruta === "index.html") {
+        await pagina.screenshot({ path: join(capturas, ruta.replace(".html", ".png")) });
+      }
+      const atasco = problemas.slice(antes).some((p) => p.includes("no terminó de cargar"));
+      if (!atasco || intento === 2) return diagramas;
+    } catch (e) {
+      if (intento === 2) {
+        problema(ruta, `no se pudo capturar: ${e.message.split("\n")[0]}`);
+        return diagramas;
+      }
+    } finally {
+      await pagina.close();
+    }
+    problemas.length = antes;
+    console.log(`(${ruta}: Chromium se atascó; lo intento otra vez)`);
+  }
+}
+
+// Calentamiento: la primera página que dibuja un Chromium recién arrancado es
+// la que más se atasca; que sea una sin importancia.
+{
+  const calentamiento = await contexto.newPage();
+  await calentamiento.goto("about:blank");
+  await calentamiento.setContent("<p>hola</p>");
+  await calentamiento.screenshot({ path: join(capturas, ".calentamiento.png") }).catch(() => {});
+  await calentamiento.close();
+}
+
 let totalDiagramas = 0;
 for (const ruta of paginas) {
-  const { pagina, diagramas } = await abrir(contexto, ruta);
-  totalDiagramas += diagramas;
-  // Una captura de cada capítulo (NN-...) y de la portada, para revisarlas a ojo.
-  if (/^\d\d-/.test(ruta) || ruta === "index.html") {
-    await pagina.screenshot({ path: join(capturas, ruta.replace(".html", ".png")) });
-  }
-  await pagina.close();
+  totalDiagramas += await revisar(ruta);
 }
 console.log(`${paginas.length} páginas abiertas, ${totalDiagramas} diagramas dibujados`);
 

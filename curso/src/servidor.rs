@@ -22,20 +22,28 @@ pub fn escuchar(puerto: u16) -> Result<Server, String> {
 /// Atiende peticiones para siempre. Las URL deben empezar por `base`
 /// (`/` en local; `/repositorio/` en GitHub Pages).
 pub fn atender(servidor: Server, carpeta: &Path, base: &str) {
-    for peticion in servidor.incoming_requests() {
-        let ruta = peticion.url().strip_prefix(base.trim_end_matches('/')).and_then(|resto| {
-            let resto = if resto.is_empty() { "/" } else { resto };
-            resto.starts_with('/').then(|| archivo_para(carpeta, resto)).flatten()
-        });
-        let respuesta = match ruta.as_ref().and_then(|r| std::fs::read(r).ok().map(|b| (r, b))) {
-            Some((r, bytes)) => Response::from_data(bytes).with_header(tipo(r)).with_status_code(200),
-            None => {
-                let bytes = std::fs::read(carpeta.join("404.html")).unwrap_or_else(|_| b"404".to_vec());
-                Response::from_data(bytes).with_header(tipo(Path::new("404.html"))).with_status_code(404)
-            }
-        };
-        let _ = peticion.respond(respuesta);
-    }
+    // Una petición por hilo: si una respuesta tarda en escribirse (el
+    // navegador aún no la lee), las demás no esperan detrás de ella.
+    std::thread::scope(|hilos| {
+        for peticion in servidor.incoming_requests() {
+            hilos.spawn(move || responder(peticion, carpeta, base));
+        }
+    });
+}
+
+fn responder(peticion: tiny_http::Request, carpeta: &Path, base: &str) {
+    let ruta = peticion.url().strip_prefix(base.trim_end_matches('/')).and_then(|resto| {
+        let resto = if resto.is_empty() { "/" } else { resto };
+        resto.starts_with('/').then(|| archivo_para(carpeta, resto)).flatten()
+    });
+    let respuesta = match ruta.as_ref().and_then(|r| std::fs::read(r).ok().map(|b| (r, b))) {
+        Some((r, bytes)) => Response::from_data(bytes).with_header(tipo(r)).with_status_code(200),
+        None => {
+            let bytes = std::fs::read(carpeta.join("404.html")).unwrap_or_else(|_| b"404".to_vec());
+            Response::from_data(bytes).with_header(tipo(Path::new("404.html"))).with_status_code(404)
+        }
+    };
+    let _ = peticion.respond(respuesta);
 }
 
 /// El archivo que corresponde a una URL, sin salir de `carpeta`.
