@@ -91,21 +91,22 @@ contexto.setDefaultNavigationTimeout(60000);
 /**
  * Revisa una página. Chromium sin interfaz se atasca de vez en cuando al
  * dibujar (sin que la página tenga nada mal): si una espera se agota, se
- * repite una vez con una pestaña nueva. Una página rota falla las dos veces.
+ * repite, hasta tres intentos, con una pestaña nueva. Una página rota falla todas.
  */
+const ULTIMO = 3;
 async function revisar(ruta) {
   for (let intento = 1; ; intento++) {
     const antes = problemas.length;
     // El primer intento espera menos: un atasco se reintenta enseguida.
-    const { pagina, diagramas } = await abrir(contexto, ruta, { espera: intento === 1 ? 20000 : 60000 });
+    const { pagina, diagramas } = await abrir(contexto, ruta, { espera: intento < ULTIMO ? 20000 : 60000 });
     try {
       if (/^\d\d-/.test(ruta) || ruta === "index.html") {
         await pagina.screenshot({ path: join(capturas, ruta.replace(".html", ".png")) });
       }
       const atasco = problemas.slice(antes).some((p) => p.includes("no terminó de cargar"));
-      if (!atasco || intento === 2) return diagramas;
+      if (!atasco || intento === ULTIMO) return diagramas;
     } catch (e) {
-      if (intento === 2) {
+      if (intento === ULTIMO) {
         problema(ruta, `no se pudo capturar: ${e.message.split("\n")[0]}`);
         return diagramas;
       }
