@@ -179,7 +179,7 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             }
             let hechos = estados.iter().filter(|e| **e == Estado::Hecho).count();
             println!("\nProgreso: {}", practica::barra(hechos, lista.len()));
-            match siguiente(&lista, &estados) {
+            match siguiente(&estados) {
                 Some(i) => println!("Siguiente: cargo curso verifica {}", lista[i].nombre),
                 None => println!("¡Has terminado todos los ejercicios!"),
             }
@@ -189,7 +189,7 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             let lista = ejercicios::cargar(&raiz)?;
             let e = match ejercicio {
                 Some(n) => buscar(&lista, &n)?,
-                None => match siguiente(&lista, &practica::estados(&raiz, &lista)) {
+                None => match siguiente(&practica::estados(&raiz, &lista)) {
                     Some(i) => &lista[i],
                     None => {
                         println!("¡Has terminado todos los ejercicios! Míralos con `cargo curso lista`.");
@@ -201,7 +201,7 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             practica::anotar(&raiz, e, r.paso)?;
             print!("{}", r.informe);
             if r.paso {
-                match siguiente(&lista, &practica::estados(&raiz, &lista)) {
+                match siguiente(&practica::estados(&raiz, &lista)) {
                     Some(i) => println!("Siguiente: «{}» ({}).", lista[i].nombre, lista[i].titulo),
                     None => println!("¡Has terminado todos los ejercicios!"),
                 }
@@ -215,7 +215,7 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             let lista = ejercicios::cargar(&raiz)?;
             let e = match ejercicio {
                 Some(n) => buscar(&lista, &n)?,
-                None => match siguiente(&lista, &practica::estados(&raiz, &lista)) {
+                None => match siguiente(&practica::estados(&raiz, &lista)) {
                     Some(i) => &lista[i],
                     None => return Err("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE".into()),
                 },
@@ -362,8 +362,7 @@ fn navegador(raiz: &Path, capturas: &Path) -> Result<(), String> {
 }
 
 /// El primer ejercicio, en orden, que no está hecho.
-fn siguiente(lista: &[ejercicios::Ejercicio], estados: &[Estado]) -> Option<usize> {
-    let _ = lista;
+fn siguiente(estados: &[Estado]) -> Option<usize> {
     estados.iter().position(|e| *e != Estado::Hecho)
 }
 
@@ -452,7 +451,7 @@ fn vigilar(raiz: &Path, manual: bool) -> Result<(), String> {
         }
     };
     let automatico = _vigilante.is_some();
-    let Some(mut actual) = siguiente(&lista, &practica::estados(raiz, &lista)) else {
+    let Some(mut actual) = siguiente(&practica::estados(raiz, &lista)) else {
         println!("¡Has terminado todos los ejercicios!");
         return Ok(());
     };
@@ -463,7 +462,7 @@ fn vigilar(raiz: &Path, manual: bool) -> Result<(), String> {
         practica::anotar(raiz, e, r.paso)?;
         print!("{}", r.informe);
         if r.paso {
-            match siguiente(&lista, &practica::estados(raiz, &lista)) {
+            match siguiente(&practica::estados(raiz, &lista)) {
                 Some(i) => {
                     println!("Superado. Vamos con «{}»: {}", lista[i].nombre, lista[i].titulo);
                     actual = i;

@@ -262,8 +262,7 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
     // Las demos de las soluciones (`cargo run -p soluciones-NN`).
     let mut demos = cargo();
     demos.args(["build", "--bins", "--message-format=json", "--quiet"]).arg("--manifest-path").arg(base.join("Cargo.toml"));
-    for (paquete, v) in variantes.iter().filter(|(_, v)| v.tipo == Tipo::Solucion) {
-        let _ = v;
+    for (paquete, _) in variantes.iter().filter(|(_, v)| v.tipo == Tipo::Solucion) {
         demos.args(["-p", paquete]);
     }
     let salida_demos = demos
