@@ -11,7 +11,9 @@
 //! - cada enlace relativo resuelve: a otra página del libro o a un archivo
 //!   del espacio de trabajo;
 //! - cada capítulo `NN-tema.md` tiene `lessons/`, `exercises/` y `solutions/`
-//!   con la misma carpeta, y al revés.
+//!   con la misma carpeta, y al revés;
+//! - cada número con unidad de la prosa está en el registro de mediciones
+//!   (ver [`crate::mediciones`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,6 +45,7 @@ pub fn comprobar_libro(raiz: &Path) -> Vec<String> {
     }
     problemas.extend(comprobar_carpetas(raiz, &paginas));
     problemas.extend(comprobar_capitulos(raiz, &paginas));
+    problemas.extend(crate::mediciones::comprobar(raiz));
     problemas
 }
 

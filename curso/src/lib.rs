@@ -6,12 +6,15 @@
 //! - [`verificacion`]: demuestra que cada ejercicio se prueba a sí mismo:
 //!   su código inicial falla sus pruebas, la solución las pasa y las
 //!   respuestas incorrectas conocidas también fallan.
+//! - [`mediciones`]: el registro de mediciones (cada número de la prosa,
+//!   medido o citado), la orden que las repite y las gráficas.
 //! - [`comprobaciones`]: revisa las fuentes del libro (bloques de Rust,
 //!   diagramas, enlaces).
 
 pub mod comprobaciones;
 pub mod ejercicios;
 pub mod libro;
+pub mod mediciones;
 pub mod servidor;
 pub mod verificacion;
 

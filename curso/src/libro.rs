@@ -97,7 +97,8 @@ impl Preprocessor for EnlacesAlRepositorio {
 /// - `{{#ejercicios}}` en un capítulo: la tabla de sus ejercicios, leída de
 ///   `exercises/ejercicios.toml`;
 /// - `{{#horario}}`: el horario del curso, con el tiempo estimado que cada
-///   capítulo declara en sus notas para quien enseña.
+///   capítulo declara en sus notas para quien enseña;
+/// - `{{#mediciones}}`: el registro de mediciones de todos los capítulos.
 pub struct DirectivasDelCurso {
     pub raiz: PathBuf,
 }
@@ -110,6 +111,7 @@ impl Preprocessor for DirectivasDelCurso {
     fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> ResultadoMdbook<Book> {
         let lista = crate::ejercicios::cargar(&self.raiz).map_err(|e| anyhow_error(&e))?;
         let horario = tabla_de_horario(&self.raiz);
+        let mediciones = crate::mediciones::pagina(&self.raiz);
         let mut fallo = None;
         book.for_each_mut(|item| {
             let BookItem::Chapter(capitulo) = item else { return };
@@ -123,6 +125,12 @@ impl Preprocessor for DirectivasDelCurso {
                 match tabla_de_ejercicios(&lista, &nombre) {
                     Ok(tabla) => capitulo.content = capitulo.content.replace("{{#ejercicios}}", &tabla),
                     Err(e) => fallo = Some(e),
+                }
+            }
+            if capitulo.content.contains("{{#mediciones}}") {
+                match &mediciones {
+                    Ok(t) => capitulo.content = capitulo.content.replace("{{#mediciones}}", t),
+                    Err(e) => fallo = Some(e.clone()),
                 }
             }
             if capitulo.content.contains("{{#horario}}") {

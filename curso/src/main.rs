@@ -120,6 +120,19 @@ enum Orden {
         #[arg(long)]
         sin_frio: bool,
     },
+    /// Repite las mediciones del libro en esta máquina y guarda los resultados en JSON
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Mide {
+        /// Modo rápido (compilación dev y `--rapido`): comprueba que todo se ejecuta, no mide en serio
+        #[arg(long)]
+        rapido: bool,
+        /// Solo las del capítulo que empieza así (por ejemplo, 06)
+        #[arg(long, value_name = "CAPITULO")]
+        capitulo: Option<String>,
+    },
+    /// Vuelve a dibujar las gráficas del libro a partir de los resultados guardados en las lecciones
+    #[command(help_template = PLANTILLA)]
+    Graficas,
     /// Vuelve a fijar el código inicial de los ejercicios (para quien mantiene el curso)
     #[command(name = "fija-iniciales", help_template = PLANTILLA)]
     FijaIniciales,
@@ -271,12 +284,44 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             }
         }
         Orden::Ciclo { sin_frio } => {
-            let medidas = curso::ciclo::medir(&raiz, !sin_frio, |paso| eprintln!("… {paso}"))?;
+            let (medidas, costes) = curso::ciclo::medir(&raiz, !sin_frio, |paso| eprintln!("… {paso}"))?;
             println!("| medida | segundos | objetivo |\n|---|---|---|");
             for m in &medidas {
                 let marca = if m.segundos <= m.objetivo { "✔" } else { "✘" };
                 println!("| {} | {:.2} | {marca} < {} |", m.que, m.segundos, m.objetivo);
             }
+            if !costes.is_empty() {
+                println!("\n| dependencia directa | la usan | paquetes que solo trae ella | segundos de compilación (CPU) |");
+                println!("|---|---|---|---|");
+                for c in &costes {
+                    println!("| {} | {} | {} | {:.1} |", c.dependencia, c.usada_por.join(", "), c.paquetes, c.segundos);
+                }
+            }
+            Ok(())
+        }
+        Orden::Mide { rapido, capitulo } => {
+            let r = curso::mediciones::medir(&raiz, rapido, capitulo.as_deref(), |paso| eprintln!("… {paso}"))?;
+            println!("| orden | segundos | bien |\n|---|---|---|");
+            for e in &r.ordenes {
+                println!("| `{}` | {:.1} | {} |", e.ejecutada, e.segundos, if e.correcta { "✔" } else { "✘" });
+            }
+            println!();
+            for d in r.datos.iter().filter(|d| d.aqui.is_some()) {
+                println!("{} (en el libro: {})\n    aquí: {}", d.que, d.referencia.join(", "), d.aqui.as_deref().unwrap_or_default());
+            }
+            println!("\nResultados en target/mediciones/{}/resultados.json ({:.0} s en total).", r.modo, r.segundos);
+            if !r.problemas.is_empty() {
+                return Err(format!("{} problemas:\n- {}", r.problemas.len(), r.problemas.join("\n- ")));
+            }
+            if !rapido && capitulo.is_none() {
+                curso::mediciones::dibujar(&raiz, |paso| eprintln!("… {paso}"))?;
+                println!("Gráficas dibujadas de nuevo en book/graficas/.");
+            }
+            Ok(())
+        }
+        Orden::Graficas => {
+            let hechas = curso::mediciones::dibujar(&raiz, |paso| eprintln!("… {paso}"))?;
+            println!("{} gráficas dibujadas de nuevo en book/graficas/.", hechas.len());
             Ok(())
         }
         Orden::FijaIniciales => {

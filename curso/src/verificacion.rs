@@ -15,7 +15,7 @@
 //!
 //! Las pruebas son siempre las mismas: las de `exercises/NN-.../tests/`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -34,6 +34,8 @@ pub struct Informe {
     pub problemas: Vec<String>,
     /// Una línea por ejercicio verificado.
     pub resumen: Vec<String>,
+    /// Cuánto tardó cada fase (compilar, cada capítulo).
+    pub tiempos: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -80,13 +82,24 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
             return informe;
         }
     };
+    let inicio = Instant::now();
     if let Err(e) = compilar(&base, &verificacion.join("target"), &mut variantes) {
         informe.problemas.push(e);
         return informe;
     }
+    informe.tiempos.push(format!("compilar {} variantes: {:.1} s", variantes.len(), inicio.elapsed().as_secs_f64()));
+    let inicio = Instant::now();
+    let resultados = ejecutar_todas(lista, &variantes);
+    informe.tiempos.push(format!(
+        "ejecutar {} pruebas de variantes: {:.1} s",
+        resultados.len(),
+        inicio.elapsed().as_secs_f64()
+    ));
+    let inicio = Instant::now();
     for capitulo in ejercicios::capitulos(lista) {
-        comprobar_capitulo(lista, capitulo, &variantes, &mut informe);
+        comprobar_capitulo(lista, capitulo, &variantes, &resultados, &mut informe);
     }
+    informe.tiempos.push(format!("listas y demos: {:.1} s", inicio.elapsed().as_secs_f64()));
     informe
 }
 
@@ -104,9 +117,12 @@ fn nombre_paquete(e: &Ejercicio, tipo: &Tipo) -> String {
 }
 
 fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<String, Variante>, String> {
+    // Los archivos se escriben solo si cambian, y lo que sobra de una
+    // verificación anterior se borra al final: así cargo no recompila las
+    // variantes que no cambiaron.
     let crates = base.join("crates");
-    let _ = fs::remove_dir_all(&crates);
     fs::create_dir_all(&crates).map_err(|e| format!("no puedo crear {}: {e}", crates.display()))?;
+    let mut escritos = BTreeSet::new();
 
     // El Cargo.toml del espacio de trabajo: el de la raíz con otros miembros.
     let texto = fs::read_to_string(raiz.join("Cargo.toml")).map_err(|e| e.to_string())?;
@@ -117,9 +133,21 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
         .ok_or("el Cargo.toml de la raíz no tiene [workspace]")?;
     ws.insert("members".into(), toml::Value::Array(vec!["crates/*".into()]));
     ws.remove("default-members");
+    // Sin información de depuración: nadie va a depurar las variantes, y
+    // compilan y enlazan antes.
+    let perfil = manifiesto
+        .entry("profile")
+        .or_insert_with(|| toml::Value::Table(Default::default()))
+        .as_table_mut()
+        .map(|p| p.entry("dev").or_insert_with(|| toml::Value::Table(Default::default())))
+        .and_then(|d| d.as_table_mut());
+    if let Some(dev) = perfil {
+        dev.insert("debug".into(), false.into());
+    }
     escribir(&base.join("Cargo.toml"), &toml::to_string(&manifiesto).map_err(|e| e.to_string())?)?;
     if raiz.join("Cargo.lock").is_file() {
-        fs::copy(raiz.join("Cargo.lock"), base.join("Cargo.lock")).map_err(|e| e.to_string())?;
+        let lock = fs::read(raiz.join("Cargo.lock")).map_err(|e| e.to_string())?;
+        escribir_bytes(&base.join("Cargo.lock"), &lock)?;
     }
 
     let mut variantes = BTreeMap::new();
@@ -133,10 +161,9 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
     let mut anadir = |e: &Ejercicio, tipo: Tipo, origen: PathBuf, reemplazos: Vec<(&str, Vec<u8>)>| {
         let paquete = nombre_paquete(e, &tipo);
         let dir = crates.join(&paquete);
-        copiar_crate(&origen, &dir, &paquete)?;
-        for (archivo, contenido) in reemplazos {
-            escribir_bytes(&dir.join(archivo), &contenido)?;
-        }
+        let reemplazos: BTreeMap<PathBuf, Vec<u8>> =
+            reemplazos.into_iter().map(|(archivo, contenido)| (PathBuf::from(archivo), contenido)).collect();
+        copiar_crate(&origen, &dir, &paquete, &reemplazos, &mut escritos)?;
         variantes.insert(paquete, Variante { tipo, dir, ejecutable: None, demo: None, errores: Vec::new() });
         Ok::<(), String>(())
     };
@@ -158,21 +185,53 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
             anadir(e, Tipo::Incorrecta(i, incorrecta.clone()), solucion.clone(), vec![(&e.archivo, contenido)])?;
         }
     }
+    borrar_sobrantes(&crates, &escritos).map_err(|e| format!("no puedo limpiar {}: {e}", crates.display()))?;
     Ok(variantes)
+}
+
+/// Borra, debajo de `dir`, los archivos que no están en `escritos` y las
+/// carpetas que se quedan vacías.
+fn borrar_sobrantes(dir: &Path, escritos: &BTreeSet<PathBuf>) -> std::io::Result<()> {
+    for entrada in fs::read_dir(dir)? {
+        let ruta = entrada?.path();
+        if ruta.is_dir() {
+            borrar_sobrantes(&ruta, escritos)?;
+            if fs::read_dir(&ruta)?.next().is_none() {
+                fs::remove_dir(&ruta)?;
+            }
+        } else if !escritos.contains(&ruta) {
+            fs::remove_file(&ruta)?;
+        }
+    }
+    Ok(())
 }
 
 fn escribir(ruta: &Path, texto: &str) -> Result<(), String> {
     escribir_bytes(ruta, texto.as_bytes())
 }
 
+/// Escribe solo si el contenido cambia, para no tocar la fecha del archivo.
 fn escribir_bytes(ruta: &Path, bytes: &[u8]) -> Result<(), String> {
+    if fs::read(ruta).is_ok_and(|actual| actual == bytes) {
+        return Ok(());
+    }
+    if let Some(carpeta) = ruta.parent() {
+        fs::create_dir_all(carpeta).map_err(|e| format!("no puedo crear {}: {e}", carpeta.display()))?;
+    }
     fs::write(ruta, bytes).map_err(|e| format!("no puedo escribir {}: {e}", ruta.display()))
 }
 
 /// Copia un crate (sin `target/`) y ajusta su `Cargo.toml`: otro nombre de
 /// paquete y rutas absolutas para lo que queda fuera del crate.
-fn copiar_crate(origen: &Path, destino: &Path, paquete: &str) -> Result<(), String> {
-    copiar_carpeta(origen, destino).map_err(|e| format!("no puedo copiar {}: {e}", origen.display()))?;
+fn copiar_crate(
+    origen: &Path,
+    destino: &Path,
+    paquete: &str,
+    reemplazos: &BTreeMap<PathBuf, Vec<u8>>,
+    escritos: &mut BTreeSet<PathBuf>,
+) -> Result<(), String> {
+    copiar_carpeta(origen, destino, Path::new(""), reemplazos, escritos)?;
+    escritos.insert(destino.join("Cargo.toml"));
     let texto = fs::read_to_string(origen.join("Cargo.toml")).map_err(|e| e.to_string())?;
     let mut m: toml::Table = toml::from_str(&texto).map_err(|e| format!("{}: {e}", origen.display()))?;
     if let Some(p) = m.get_mut("package").and_then(|p| p.as_table_mut()) {
@@ -207,18 +266,32 @@ fn copiar_crate(origen: &Path, destino: &Path, paquete: &str) -> Result<(), Stri
     escribir(&destino.join("Cargo.toml"), &toml::to_string(&m).map_err(|e| e.to_string())?)
 }
 
-fn copiar_carpeta(origen: &Path, destino: &Path) -> std::io::Result<()> {
-    fs::create_dir_all(destino)?;
-    for entrada in fs::read_dir(origen)? {
-        let entrada = entrada?;
+/// Copia `origen` en `destino` (sin `target/`), con el contenido de
+/// `reemplazos` (por ruta relativa) en lugar del original, y anota en
+/// `escritos` cada archivo copiado.
+fn copiar_carpeta(
+    origen: &Path,
+    destino: &Path,
+    relativa: &Path,
+    reemplazos: &BTreeMap<PathBuf, Vec<u8>>,
+    escritos: &mut BTreeSet<PathBuf>,
+) -> Result<(), String> {
+    let entradas = fs::read_dir(origen.join(relativa)).map_err(|e| format!("no puedo leer {}: {e}", origen.display()))?;
+    for entrada in entradas.flatten() {
         let nombre = entrada.file_name();
         if nombre == "target" {
             continue;
         }
-        if entrada.file_type()?.is_dir() {
-            copiar_carpeta(&entrada.path(), &destino.join(&nombre))?;
+        let rel = relativa.join(&nombre);
+        if entrada.file_type().is_ok_and(|t| t.is_dir()) {
+            copiar_carpeta(origen, destino, &rel, reemplazos, escritos)?;
         } else {
-            fs::copy(entrada.path(), destino.join(&nombre))?;
+            let contenido = match reemplazos.get(&rel) {
+                Some(c) => c.clone(),
+                None => fs::read(entrada.path()).map_err(|e| format!("no puedo leer {}: {e}", entrada.path().display()))?,
+            };
+            escribir_bytes(&destino.join(&rel), &contenido)?;
+            escritos.insert(destino.join(&rel));
         }
     }
     Ok(())
@@ -253,6 +326,9 @@ fn cargo() -> Command {
 fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variante>) -> Result<(), String> {
     let salida = cargo()
         .args(["build", "--workspace", "--tests", "--keep-going", "--message-format=json", "--quiet"])
+        // Cada variante se compila casi siempre una sola vez: la compilación
+        // incremental solo añadiría trabajo.
+        .env("CARGO_INCREMENTAL", "0")
         .arg("--manifest-path")
         .arg(base.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", target)
@@ -267,6 +343,7 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
     }
     let salida_demos = demos
         .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_INCREMENTAL", "0")
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
@@ -315,8 +392,68 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
     Ok(())
 }
 
+/// Los resultados de cada ejecución de pruebas, por ejecutable y pruebas.
+type Resultados = BTreeMap<(PathBuf, Vec<String>), Result<Ejecucion, String>>;
+
+/// Cuántas ejecuciones de pruebas van a la vez. Casi todo su tiempo es
+/// esperar: las respuestas incorrectas que se cuelgan esperan a que salte la
+/// red de seguridad de sus pruebas.
+const A_LA_VEZ: usize = 6;
+
+/// Ejecuta, varias a la vez, las pruebas de cada ejercicio con la solución,
+/// con su código inicial y con cada respuesta incorrecta. Las de la
+/// solución van primero y solas, para que nada les quite CPU; en las que
+/// deben fallar, todas las pruebas corren a la vez (`--test-threads`), así
+/// que las que se cuelgan esperan juntas.
+fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -> Resultados {
+    let mut deben_pasar = Vec::new();
+    let mut deben_fallar = Vec::new();
+    for (i, e) in lista.iter().enumerate() {
+        let solucion = variantes.values().find(|v| {
+            v.tipo == Tipo::Solucion && v.dir.ends_with(nombre_paquete(e, &Tipo::Solucion))
+        });
+        if let Some(v @ Variante { ejecutable: Some(exe), .. }) = solucion {
+            deben_pasar.push((exe.clone(), v.dir.clone(), e.pruebas.clone()));
+        }
+        for v in variantes.values() {
+            let es_suya = match &v.tipo {
+                Tipo::Mutante(j) => *j == i && !e.compilar,
+                Tipo::Incorrecta(j, _) => *j == i,
+                _ => false,
+            };
+            if let (true, Some(exe)) = (es_suya, &v.ejecutable) {
+                deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone()));
+            }
+        }
+    }
+    let mut resultados = en_paralelo(deben_pasar, A_LA_VEZ.min(2), false);
+    resultados.extend(en_paralelo(deben_fallar, A_LA_VEZ, true));
+    resultados
+}
+
+fn en_paralelo(trabajos: Vec<(PathBuf, PathBuf, Vec<String>)>, hilos: usize, todas_a_la_vez: bool) -> Resultados {
+    let siguiente = std::sync::atomic::AtomicUsize::new(0);
+    let hechos = std::sync::Mutex::new(Resultados::new());
+    std::thread::scope(|s| {
+        for _ in 0..hilos {
+            s.spawn(|| loop {
+                let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((exe, dir, nombres)) = trabajos.get(i) else { break };
+                let mut args = vec!["--exact".to_string()];
+                if todas_a_la_vez {
+                    args.push(format!("--test-threads={}", nombres.len().max(1)));
+                }
+                args.extend(nombres.iter().cloned());
+                let r = correr(exe, dir, &args);
+                hechos.lock().unwrap().insert((exe.clone(), nombres.clone()), r);
+            });
+        }
+    });
+    hechos.into_inner().unwrap()
+}
+
 /// Lo que pasó al ejecutar unas pruebas.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Ejecucion {
     pub pasan: bool,
     pub corridas: usize,
@@ -379,7 +516,19 @@ fn listar(exe: &Path, dir: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-fn comprobar_capitulo(lista: &[Ejercicio], capitulo: &str, variantes: &BTreeMap<String, Variante>, informe: &mut Informe) {
+fn comprobar_capitulo(
+    lista: &[Ejercicio],
+    capitulo: &str,
+    variantes: &BTreeMap<String, Variante>,
+    resultados: &Resultados,
+    informe: &mut Informe,
+) {
+    let ejecutar = |exe: &PathBuf, _dir: &Path, pruebas: &Vec<String>| {
+        resultados
+            .get(&(exe.clone(), pruebas.clone()))
+            .cloned()
+            .unwrap_or_else(|| Err(format!("no se ejecutaron las pruebas de {}", exe.display())))
+    };
     let del_capitulo: Vec<(usize, &Ejercicio)> =
         lista.iter().enumerate().filter(|(_, e)| e.capitulo == capitulo).collect();
     let variante = |tipo: &Tipo| variantes.values().find(|v| &v.tipo == tipo && v.dir.ends_with(nombre_paquete(del_capitulo[0].1, tipo)));

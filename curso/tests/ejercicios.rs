@@ -33,7 +33,7 @@ fn la_lista_de_ejercicios_es_valida() {
 fn cada_ejercicio_falla_en_su_inicio_y_pasa_en_su_solucion() {
     let lista = curso::ejercicios::cargar(&raiz()).unwrap();
     let informe = curso::verificacion::verificar(&raiz(), &lista);
-    for linea in &informe.resumen {
+    for linea in informe.resumen.iter().chain(&informe.tiempos) {
         eprintln!("{linea}");
     }
     assert!(informe.problemas.is_empty(), "problemas:\n- {}", informe.problemas.join("\n- "));

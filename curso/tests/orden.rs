@@ -145,4 +145,9 @@ fn un_recorrido_completo_por_las_ordenes() {
     let o = curso(&dir, &["verifica", "--rapido"], "");
     error_claro(&o, "opción desconocida «--rapido»");
     assert_eq!(o.status.code(), Some(2));
+    let o = curso(&dir, &["mide", "--capitulo", "99"], "");
+    error_claro(&o, "no hay ningún capítulo que empiece por «99»");
+    let o = curso(&dir, &["mide", "--lento"], "");
+    error_claro(&o, "opción desconocida «--lento»");
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -296,18 +296,58 @@ fn numero(args: &mut impl Iterator<Item = String>, opcion: &str, maximo: u64) ->
     Ok(n)
 }
 
-/// Opciones de `leccion-02`: `--rapido` (cien hilos) o `--hilos N`.
-pub fn lee_opciones_hilos(args: impl IntoIterator<Item = String>) -> Result<u64, String> {
-    let mut hilos = 1_000;
+/// Opciones de `leccion-02`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpcionesHilos {
+    /// Cuántos hilos crear.
+    pub hilos: u64,
+    /// `--pila BYTES`: la pila de cada hilo, pedida con
+    /// `thread::Builder::stack_size` (lo mismo que `RUST_MIN_STACK`).
+    pub pila: Option<u64>,
+    /// `--arenas N`: el tope de arenas del asignador de `glibc`, puesto con
+    /// `mallopt(M_ARENA_MAX)` (lo mismo que `MALLOC_ARENA_MAX`).
+    pub arenas: Option<u64>,
+}
+
+/// Lo más que aceptan `--pila` (64 MiB) y `--arenas`.
+pub const MAX_PILA: u64 = 64 * 1024 * 1024;
+pub const MAX_ARENAS: u64 = 1_024;
+
+/// `--rapido` (cien hilos) o `--hilos N`; además, `--pila BYTES` y `--arenas N`.
+pub fn lee_opciones_hilos(args: impl IntoIterator<Item = String>) -> Result<OpcionesHilos, String> {
+    let mut o = OpcionesHilos { hilos: 1_000, pila: None, arenas: None };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--rapido" => hilos = 100,
-            "--hilos" => hilos = numero(&mut args, "--hilos", u64::MAX)?,
-            otro => return Err(format!("opción desconocida «{otro}»; usa --rapido o --hilos N")),
+            "--rapido" => o.hilos = 100,
+            "--hilos" => o.hilos = numero(&mut args, "--hilos", u64::MAX)?,
+            "--pila" => o.pila = Some(numero(&mut args, "--pila", MAX_PILA)?),
+            "--arenas" => o.arenas = Some(numero(&mut args, "--arenas", MAX_ARENAS)?),
+            otro => {
+                return Err(format!(
+                    "opción desconocida «{otro}»; usa --rapido, --hilos N, --pila BYTES o --arenas N"
+                ))
+            }
         }
     }
-    Ok(hilos)
+    Ok(o)
+}
+
+/// Pone el tope de arenas del asignador de `glibc`, como `MALLOC_ARENA_MAX`.
+/// Hay que llamarla antes de crear hilos. Devuelve `false` si este sistema
+/// no usa `glibc` o no lo acepta.
+pub fn limita_arenas(n: u64) -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let n = libc::c_int::try_from(n).unwrap_or(libc::c_int::MAX);
+        // SAFETY: `mallopt` solo cambia un parámetro del asignador.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, n) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        let _ = n;
+        false
+    }
 }
 
 /// Opciones de `eco-bloqueante`.
@@ -388,9 +428,16 @@ mod pruebas {
     #[test]
     fn opciones() {
         let h = |v: &[&str]| lee_opciones_hilos(v.iter().map(|s| s.to_string()));
-        assert_eq!(h(&[]), Ok(1_000));
-        assert_eq!(h(&["--rapido"]), Ok(100));
-        assert_eq!(h(&["--hilos", "5000"]), Ok(5_000));
+        let n = |v: &[&str]| h(v).map(|o| o.hilos);
+        assert_eq!(n(&[]), Ok(1_000));
+        assert_eq!(n(&["--rapido"]), Ok(100));
+        assert_eq!(n(&["--hilos", "5000"]), Ok(5_000));
+        assert_eq!(
+            h(&["--pila", "65536", "--arenas", "1", "--rapido"]),
+            Ok(OpcionesHilos { hilos: 100, pila: Some(65_536), arenas: Some(1) })
+        );
+        assert!(h(&["--pila", "0"]).is_err());
+        assert!(h(&["--arenas"]).is_err());
         assert!(h(&["--hilos", "0"]).is_err());
         assert!(h(&["--hilos", "mil"]).is_err());
         assert!(h(&["--tareas"]).unwrap_err().contains("desconocida"));

@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run -p leccion-02 --release                  # 1000 hilos
 //! cargo run -p leccion-02 --release -- --hilos 10000 # hasta la mitad del límite de la máquina
+//! cargo run -p leccion-02 --release -- --pila 65536  # pilas de 64 KiB (como RUST_MIN_STACK)
+//! cargo run -p leccion-02 --release -- --arenas 1     # una arena de malloc (como MALLOC_ARENA_MAX)
 //! cargo run -p leccion-02 -- --rapido                # cien, lo que usan las pruebas
 //! ```
 
@@ -12,10 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use leccion_02::{kib, lee_opciones_hilos, mib, Foto, Limites};
+use leccion_02::{kib, lee_opciones_hilos, limita_arenas, mib, Foto, Limites, OpcionesHilos};
 
 fn main() {
-    let pedidos = match lee_opciones_hilos(std::env::args().skip(1)) {
+    let opciones = match lee_opciones_hilos(std::env::args().skip(1)) {
         Ok(n) => n,
         Err(mensaje) => {
             eprintln!("error: {mensaje}");
@@ -23,23 +25,32 @@ fn main() {
         }
     };
     let limites = Limites::de_esta_maquina();
-    if let Err(mensaje) = limites.admite(pedidos) {
+    if let Err(mensaje) = limites.admite(opciones.hilos) {
         eprintln!("error: {mensaje}");
         std::process::exit(2);
     }
-    if let Err(e) = demo(pedidos as usize, &limites) {
+    if let Err(e) = demo(&opciones, &limites) {
         eprintln!("error: no se pudo crear la tubería donde esperan los hilos: {e}");
         std::process::exit(1);
     }
 }
 
-fn demo(pedidos: usize, limites: &Limites) -> std::io::Result<()> {
+fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
+    let pedidos = opciones.hilos as usize;
     println!("Hilos pedidos: {pedidos}, cada uno bloqueado en read() sobre una tubería vacía");
     println!("Límites de esta máquina: {}", limites.describe());
     println!("La lección crea como mucho {} hilos", limites.permitidos());
-    match std::env::var("RUST_MIN_STACK") {
-        Ok(v) => println!("Pila de cada hilo: RUST_MIN_STACK={v} bytes"),
-        Err(_) => println!("Pila de cada hilo: la de std por defecto (RUST_MIN_STACK no está definida)"),
+    match (opciones.pila, std::env::var("RUST_MIN_STACK")) {
+        (Some(p), _) => println!("Pila de cada hilo: {p} bytes (--pila, con thread::Builder::stack_size)"),
+        (None, Ok(v)) => println!("Pila de cada hilo: RUST_MIN_STACK={v} bytes"),
+        (None, Err(_)) => println!("Pila de cada hilo: la de std por defecto (RUST_MIN_STACK no está definida)"),
+    }
+    if let Some(n) = opciones.arenas {
+        if limita_arenas(n) {
+            println!("Arenas de malloc: como mucho {n} (--arenas, como MALLOC_ARENA_MAX={n})");
+        } else {
+            println!("Arenas de malloc: este sistema no deja limitarlas; sigo sin tope");
+        }
     }
 
     // ANCHOR: crear
@@ -53,7 +64,11 @@ fn demo(pedidos: usize, limites: &Limites) -> std::io::Result<()> {
     for i in 0..pedidos {
         let lector = Arc::clone(&lector);
         let en_read = Arc::clone(&en_read);
-        let creado = std::thread::Builder::new().spawn(move || {
+        let mut constructor = std::thread::Builder::new();
+        if let Some(p) = opciones.pila {
+            constructor = constructor.stack_size(p as usize);
+        }
+        let creado = constructor.spawn(move || {
             en_read.fetch_add(1, Ordering::SeqCst);
             let mut byte = [0u8; 1];
             // Bloqueado hasta que alguien escriba o se cierre la tubería.

@@ -5,6 +5,7 @@
 //! lo que el programa necesita: el trabajo pesado y el ligero, las cuatro
 //! formas de atender una petición pesada, los percentiles y las opciones.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -71,6 +72,21 @@ impl Escenario {
             Escenario::Rayon => "(d) la misma CPU en Rayon + oneshot",
         }
     }
+
+    /// El nombre corto, el de la columna `escenario` del CSV.
+    pub fn nombre(self) -> &'static str {
+        match self {
+            Escenario::SoloLigeras => "solo_ligeras",
+            Escenario::DentroDeLaTarea => "dentro_de_la_tarea",
+            Escenario::SpawnBlocking => "spawn_blocking",
+            Escenario::Rayon => "rayon",
+        }
+    }
+
+    /// El escenario de un nombre corto.
+    pub fn desde_nombre(nombre: &str) -> Option<Escenario> {
+        Escenario::TODOS.into_iter().find(|e| e.nombre() == nombre)
+    }
 }
 
 // ANCHOR: pesada
@@ -134,11 +150,58 @@ pub fn resume(latencias: &mut [Duration]) -> Option<Resumen> {
     })
 }
 
+/// El ancho de cada ventana de la gráfica de latencia.
+pub const VENTANA: Duration = Duration::from_millis(10);
+
+/// La peor latencia de las ligeras que llegaron en cada ventana de
+/// [`VENTANA`]: `(inicio de la ventana en ms, latencia máxima en ms)`.
+/// `muestras` son pares `(llegada desde el inicio, latencia)`.
+pub fn peor_por_ventana(muestras: &[(Duration, Duration)]) -> Vec<(u64, f64)> {
+    let ancho = VENTANA.as_millis() as u64;
+    let mut peores: std::collections::BTreeMap<u64, Duration> = std::collections::BTreeMap::new();
+    for &(llegada, latencia) in muestras {
+        let ventana = llegada.as_millis() as u64 / ancho * ancho;
+        let peor = peores.entry(ventana).or_default();
+        *peor = (*peor).max(latencia);
+    }
+    peores.into_iter().map(|(v, l)| (v, l.as_secs_f64() * 1000.0)).collect()
+}
+
+/// Donde la lección guarda la latencia por ventana en modo completo.
+pub fn csv_por_defecto() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("resultados").join("latencia.csv")
+}
+
+/// Donde `grafica-latencia` escribe el SVG que muestra el libro.
+pub fn svg_por_defecto() -> PathBuf {
+    let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);
+    raiz.join("book").join("graficas").join("latencia.svg")
+}
+
+/// Lee el CSV de latencias: `(escenario, ms, peor_ms)` por fila.
+pub fn lee_csv(texto: &str) -> Result<Vec<(String, u64, f64)>, String> {
+    let mut filas = Vec::new();
+    for (i, linea) in texto.lines().enumerate().skip(1) {
+        let campos: Vec<&str> = linea.split(',').collect();
+        let [escenario, ms, peor] = campos[..] else {
+            return Err(format!("la línea {} no tiene tres campos: «{linea}»", i + 1));
+        };
+        let ms = ms.parse().map_err(|_| format!("la línea {}: «{ms}» no es un entero", i + 1))?;
+        let peor = peor.parse().map_err(|_| format!("la línea {}: «{peor}» no es un número", i + 1))?;
+        filas.push((escenario.to_string(), ms, peor));
+    }
+    Ok(filas)
+}
+
 /// Opciones de la lección, leídas de la línea de órdenes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opciones {
     /// Cuánto dura cada escenario.
     pub duracion: Duration,
+    /// Dónde escribir la latencia por ventana (en modo completo, por
+    /// defecto [`csv_por_defecto`]; en modo rápido, solo si se pide).
+    pub csv: Option<PathBuf>,
 }
 
 /// El tope de `--segundos`: cuatro escenarios de un minuto ya son mucho.
@@ -146,11 +209,16 @@ pub const MAX_SEGUNDOS: u64 = 60;
 
 /// `--rapido` (0,8 s por escenario, para las pruebas) o `--segundos S`.
 pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { duracion: Duration::from_secs(5) };
+    let mut opciones = Opciones { duracion: Duration::from_secs(5), csv: None };
+    let mut rapido = false;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--rapido" => opciones.duracion = Duration::from_millis(800),
+            "--rapido" => {
+                rapido = true;
+                opciones.duracion = Duration::from_millis(800);
+            }
+            "--csv" => opciones.csv = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
             "--segundos" => {
                 let valor = args.next().ok_or("falta el número después de --segundos")?;
                 let s: u64 = valor
@@ -163,10 +231,13 @@ pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, 
             }
             otro => {
                 return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido o --segundos S (hasta {MAX_SEGUNDOS})"
+                    "opción desconocida «{otro}»; usa --rapido, --segundos S (hasta {MAX_SEGUNDOS}) o --csv RUTA"
                 ));
             }
         }
+    }
+    if !rapido && opciones.csv.is_none() {
+        opciones.csv = Some(csv_por_defecto());
     }
     Ok(opciones)
 }
@@ -223,5 +294,19 @@ mod pruebas {
         assert!(a(&["--segundos", "61"]).is_err());
         assert!(a(&["--segundos"]).is_err());
         assert!(a(&["--hilos"]).unwrap_err().contains("desconocida"));
+        assert_eq!(a(&[]).unwrap().csv, Some(csv_por_defecto()));
+        assert_eq!(a(&["--rapido"]).unwrap().csv, None);
+        assert_eq!(a(&["--rapido", "--csv", "x.csv"]).unwrap().csv, Some(PathBuf::from("x.csv")));
+    }
+
+    #[test]
+    fn la_peor_latencia_de_cada_ventana() {
+        let m = |l, t| (Duration::from_millis(l), Duration::from_millis(t));
+        let v = peor_por_ventana(&[m(0, 1), m(3, 5), m(12, 2), m(31, 190), m(35, 7)]);
+        assert_eq!(v, [(0, 5.0), (10, 2.0), (30, 190.0)]);
+        let csv = "escenario,ms,peor_ms\nrayon,10,0.25\n";
+        assert_eq!(lee_csv(csv).unwrap(), [("rayon".to_string(), 10, 0.25)]);
+        assert!(lee_csv("c\nrayon,10\n").is_err());
+        assert_eq!(Escenario::desde_nombre("spawn_blocking"), Some(Escenario::SpawnBlocking));
     }
 }

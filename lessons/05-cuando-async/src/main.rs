@@ -6,14 +6,17 @@
 //! cargo run -p leccion-05 --release -- --segundos 10
 //! cargo run -p leccion-05 -- --rapido               # 0,8 s por escenario, lo que usan las pruebas
 //! ```
+//!
+//! En modo completo guarda además la peor latencia de cada ventana de 10 ms
+//! en `resultados/latencia.csv`, que `grafica-latencia` dibuja para el libro.
 
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use leccion_05::{
-    lee_opciones, peticion_pesada, resume, trabajo_ligero, Escenario, Resumen, INTERVALO_LIGERAS,
-    LENTA, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA,
+    lee_opciones, peor_por_ventana, peticion_pesada, resume, trabajo_ligero, Escenario, Resumen,
+    INTERVALO_LIGERAS, LENTA, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA,
 };
 
 fn main() {
@@ -66,8 +69,14 @@ fn main() {
         "{:<38} {:>8} {:>10} {:>10} {:>10} {:>9} {:>8}",
         "escenario", "ligeras", "p50", "p99", "máxima", lentas, "pesadas"
     );
+    let mut csv = String::from("escenario,ms,peor_ms\n");
     for escenario in Escenario::TODOS {
-        let (resumen, pesadas) = mide(&runtime, &pool, escenario, opciones.duracion, nucleos);
+        let (muestras, pesadas) = mide(&runtime, &pool, escenario, opciones.duracion, nucleos);
+        for (ms, peor) in peor_por_ventana(&muestras) {
+            csv.push_str(&format!("{},{ms},{peor:.3}\n", escenario.nombre()));
+        }
+        let mut latencias: Vec<Duration> = muestras.iter().map(|&(_, l)| l).collect();
+        let resumen = resume(&mut latencias);
         match resumen {
             Some(Resumen { muestras, p50, p99, maxima, lentas }) => println!(
                 "{:<38} {:>8} {:>10} {:>10} {:>10} {:>8.1} % {:>8}",
@@ -83,21 +92,34 @@ fn main() {
         }
     }
     runtime.shutdown_timeout(Duration::from_secs(1));
+    if let Some(ruta) = &opciones.csv {
+        if let Some(carpeta) = ruta.parent() {
+            let _ = std::fs::create_dir_all(carpeta);
+        }
+        match std::fs::write(ruta, csv) {
+            Ok(()) => println!("\nPeor latencia de cada ventana de 10 ms escrita en {}.", ruta.display()),
+            Err(e) => {
+                eprintln!("error: no puedo escribir {}: {e}", ruta.display());
+                std::process::exit(1);
+            }
+        }
+    }
 }
 
 /// Un escenario: este hilo (que no es del *runtime*) hace de red. Cada
 /// milisegundo «llega» una petición ligera, que se lanza como tarea; y cada
-/// [`PERIODO_PESADAS`], una ráfaga de pesadas. Devuelve el resumen de las
-/// latencias ligeras y cuántas pesadas se atendieron.
+/// [`PERIODO_PESADAS`], una ráfaga de pesadas. Devuelve, de cada ligera,
+/// cuándo llegó (desde el inicio) y cuánto tardó; y cuántas pesadas se
+/// atendieron.
 fn mide(
     runtime: &tokio::runtime::Runtime,
     pool: &Arc<rayon::ThreadPool>,
     escenario: Escenario,
     duracion: Duration,
     rafaga: usize,
-) -> (Option<Resumen>, usize) {
+) -> (Vec<(Duration, Duration)>, usize) {
     let handle = runtime.handle().clone();
-    let (tx, rx) = mpsc::channel::<Duration>();
+    let (tx, rx) = mpsc::channel::<(Duration, Duration)>();
     let mut pesadas = Vec::new();
     let inicio = Instant::now();
     let mut siguiente_rafaga = inicio + PRIMERA_RAFAGA;
@@ -120,7 +142,7 @@ fn mide(
         let llegada = Instant::now();
         handle.spawn(async move {
             std::hint::black_box(trabajo_ligero(u64::from(i)));
-            let _ = tx.send(llegada.elapsed());
+            let _ = tx.send((llegada - inicio, llegada.elapsed()));
         });
         // ANCHOR_END: ligera
     }
@@ -130,8 +152,7 @@ fn mide(
         runtime.block_on(pesada).expect("una petición pesada falló");
     }
     // El canal se cierra cuando la última tarea ligera suelta su emisor.
-    let mut latencias: Vec<Duration> = rx.iter().collect();
-    (resume(&mut latencias), atendidas)
+    (rx.iter().collect(), atendidas)
 }
 
 fn ms(d: Duration) -> String {

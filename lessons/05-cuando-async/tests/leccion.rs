@@ -40,3 +40,24 @@ fn una_opcion_desconocida_da_un_error_claro() {
     assert!(error.starts_with("error: opción desconocida «--hilos»"), "{error}");
     assert!(!error.contains("panicked"), "{error}");
 }
+
+#[test]
+fn con_csv_escribe_la_peor_latencia_de_cada_ventana_y_la_grafica_la_dibuja() {
+    let dir = std::env::temp_dir().join(format!("leccion-05-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, svg) = (dir.join("latencia.csv"), dir.join("latencia.svg"));
+    let salida = leccion(&["--rapido", "--csv", csv.to_str().unwrap()]);
+    assert!(salida.status.success(), "{}", String::from_utf8_lossy(&salida.stderr));
+    let texto = std::fs::read_to_string(&csv).expect("el CSV");
+    let filas = leccion_05::lee_csv(&texto).expect("CSV válido");
+    for e in leccion_05::Escenario::TODOS {
+        assert!(filas.iter().any(|f| f.0 == e.nombre()), "falta {} en el CSV", e.nombre());
+    }
+    let dibujo = Command::new(env!("CARGO_BIN_EXE_grafica-latencia"))
+        .args(["--csv", csv.to_str().unwrap(), "--svg", svg.to_str().unwrap()])
+        .output()
+        .expect("no arranca");
+    assert!(dibujo.status.success(), "{}", String::from_utf8_lossy(&dibujo.stderr));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -48,6 +48,34 @@ pub fn valor_en_bytes(estado: &str, campo: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Donde `tarea-frente-a-hilo` guarda, en modo completo, la memoria de N
+/// hilos y N tareas.
+pub fn csv_tarea_hilo() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("resultados").join("tarea-hilo.csv")
+}
+
+/// Donde `grafica-tarea-hilo` escribe el SVG que muestra el libro.
+pub fn svg_tarea_hilo() -> std::path::PathBuf {
+    let leccion = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let raiz = leccion.parent().and_then(std::path::Path::parent).unwrap_or(leccion);
+    raiz.join("book").join("graficas").join("tarea-hilo.svg")
+}
+
+/// Lee el CSV de `tarea-frente-a-hilo`: `(tipo, n, KiB en total)` por fila.
+pub fn lee_csv_tarea_hilo(texto: &str) -> Result<Vec<(String, u64, f64)>, String> {
+    let mut filas = Vec::new();
+    for (i, linea) in texto.lines().enumerate().skip(1) {
+        let campos: Vec<&str> = linea.split(',').collect();
+        let [tipo, n, kib] = campos[..] else {
+            return Err(format!("la línea {} no tiene tres campos: «{linea}»", i + 1));
+        };
+        let n = n.parse().map_err(|_| format!("la línea {}: «{n}» no es un entero", i + 1))?;
+        let kib = kib.parse().map_err(|_| format!("la línea {}: «{kib}» no es un número", i + 1))?;
+        filas.push((tipo.to_string(), n, kib));
+    }
+    Ok(filas)
+}
+
 /// Opciones de la lección, leídas de la línea de órdenes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opciones {

@@ -1,0 +1,176 @@
+//! El registro de mediciones: la comprobación falla cuando debe, y la orden
+//! de medida se ejecuta entera en modo rápido.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn raiz() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Un curso mínimo: un capítulo, su lección y un registro.
+fn curso_minimo(nombre: &str, prosa: &str, registro: &str) -> PathBuf {
+    let r = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("registro-minimo").join(nombre);
+    let _ = fs::remove_dir_all(&r);
+    let escribe = |ruta: &str, texto: &str| {
+        let p = r.join(ruta);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, texto).unwrap();
+    };
+    escribe("book/01-prueba.md", prosa);
+    escribe("book/glosario.md", "# Glosario\n");
+    escribe("lessons/01-prueba/Cargo.toml", "[package]\nname = \"leccion-01\"\n");
+    escribe("lessons/01-prueba/src/main.rs", "fn main() {}\n");
+    escribe("lessons/01-prueba/mediciones.toml", registro);
+    escribe("curso/maquinas.toml", "");
+    fs::copy(raiz().join("curso/maquinas.toml"), r.join("curso/maquinas.toml")).unwrap();
+    r
+}
+
+fn problemas(r: &Path) -> Vec<String> {
+    curso::mediciones::comprobar(r)
+}
+
+const PROSA: &str = "# Prueba\n\nCada espera dura 10 ms y la tarea ocupa 256 B.\n";
+
+#[test]
+fn un_numero_de_la_prosa_sin_registrar_es_un_problema() {
+    let r = curso_minimo("sin-registro", PROSA, "");
+    let p = problemas(&r);
+    assert_eq!(p.len(), 2, "{p:#?}");
+    assert!(p[0].contains("book/01-prueba.md:3: «10 ms» no está en lessons/01-prueba/mediciones.toml"), "{p:#?}");
+}
+
+#[test]
+fn con_todo_registrado_no_hay_problemas_y_lo_viejo_sobra() {
+    let bien = r#"
+[[dato]]
+valores = ["10 ms"]
+que = "La espera simulada"
+tipo = "parametro"
+donde = "lessons/01-prueba/src/main.rs"
+
+[[dato]]
+valores = ["256 B"]
+que = "Memoria de una tarea"
+tipo = "medido"
+orden = "cargo run --release -p leccion-01"
+"#;
+    let r = curso_minimo("bien", PROSA, bien);
+    assert_eq!(problemas(&r), Vec::<String>::new());
+
+    // Si la prosa deja de citar un valor, el registro no puede guardarlo.
+    fs::write(r.join("book/01-prueba.md"), "# Prueba\n\nCada espera dura 10 ms.\n").unwrap();
+    let p = problemas(&r);
+    assert!(p.len() == 1 && p[0].contains("«256 B» ya no aparece"), "{p:#?}");
+
+    // Otras páginas solo citan valores registrados en algún capítulo.
+    fs::write(r.join("book/glosario.md"), "# Glosario\n\nUnos 10 ms y 3 GiB.\n").unwrap();
+    let p = problemas(&r);
+    assert!(p.iter().any(|x| x.contains("book/glosario.md:3: «3 GiB»")), "{p:#?}");
+    assert!(!p.iter().any(|x| x.contains("«10 ms»")), "{p:#?}");
+}
+
+#[test]
+fn cada_tipo_pide_su_campo_y_la_orden_su_paquete() {
+    let mal = r#"
+[[dato]]
+valores = ["10 ms"]
+que = "La espera"
+tipo = "medido"
+orden = "cargo run -p leccion-99"
+
+[[dato]]
+valores = ["256 B"]
+que = "Memoria"
+tipo = "citado"
+"#;
+    let p = problemas(&curso_minimo("mal", PROSA, mal));
+    assert!(p.iter().any(|x| x.contains("«cargo run -p leccion-99»")), "{p:#?}");
+    assert!(p.iter().any(|x| x.contains("«256 B» es citado y necesita «fuente»")), "{p:#?}");
+    let desconocido = "[[dato]]\nvalores = [\"10 ms\"]\nque = \"x\"\ntipo = \"parametro\"\ndonde = \"x\"\nfuenta = \"y\"\n";
+    let p = problemas(&curso_minimo("desconocido", PROSA, desconocido));
+    assert!(p.iter().any(|x| x.contains("fuenta")), "un campo mal escrito debe señalarse: {p:#?}");
+}
+
+#[test]
+fn la_pagina_de_mediciones_tiene_cada_capitulo_con_registro() {
+    let pagina = curso::mediciones::pagina(&raiz()).expect("la página se genera");
+    for r in curso::mediciones::cargar(&raiz()).unwrap().iter().filter(|r| !r.datos.is_empty()) {
+        assert!(pagina.contains(&format!("]({}.md)", r.capitulo)), "falta {} en la página", r.capitulo);
+    }
+    assert!(pagina.contains("## Las razones que importan"));
+}
+
+/// Ejecuta cada orden de medida del libro en modo rápido (compilación dev y
+/// `--rapido`): todas acaban bien y cada `linea` del registro aparece en la
+/// salida de su orden. No mide nada en serio: eso es `cargo curso mide`.
+#[test]
+fn todas_las_mediciones_se_ejecutan_en_modo_rapido() {
+    let r = curso::mediciones::medir(&raiz(), true, None, |p| eprintln!("… {p}")).expect("la orden de medida debe arrancar");
+    assert!(r.problemas.is_empty(), "problemas:\n- {}", r.problemas.join("\n- "));
+    assert!(r.ordenes.len() >= 10, "muy pocas órdenes de medida: {}", r.ordenes.len());
+    let json = fs::read_to_string(raiz().join("target/mediciones/rapido/resultados.json")).expect("resultados.json");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON válido");
+    assert_eq!(v["ordenes"].as_array().map(Vec::len), Some(r.ordenes.len()));
+}
+
+#[test]
+fn una_razon_solo_compara_valores_medidos_de_la_misma_magnitud() {
+    let registro = r#"
+[[dato]]
+valores = ["10 ms"]
+que = "La espera simulada"
+tipo = "parametro"
+donde = "lessons/01-prueba/src/main.rs"
+
+[[dato]]
+valores = ["256 B"]
+que = "Memoria de una tarea"
+tipo = "medido"
+orden = "cargo run --release -p leccion-01"
+
+[[razon]]
+que = "Una comparación sin sentido"
+mayor = "10 ms"
+menor = "256 B"
+"#;
+    let p = problemas(&curso_minimo("razon", PROSA, registro));
+    assert!(p.iter().any(|x| x.contains("usa «10 ms», que no es un valor medido")), "{p:#?}");
+    assert!(p.iter().any(|x| x.contains("no sé dividir «10 ms» entre «256 B»")), "{p:#?}");
+}
+
+/// Las gráficas del libro salen de los resultados guardados: dibujarlas de
+/// nuevo desde `lessons/NN-tema/resultados/` da el mismo SVG, byte a byte.
+/// Y cada SVG de `book/graficas/` tiene su programa.
+#[test]
+fn las_graficas_del_libro_salen_de_los_resultados_guardados() {
+    let raiz = raiz();
+    let destino = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("graficas");
+    fs::create_dir_all(&destino).unwrap();
+    let programas = curso::mediciones::programas_de_graficas(&raiz);
+    assert!(programas.len() >= 4, "faltan programas de gráficas: {programas:?}");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for (paquete, programa) in &programas {
+        let nombre = format!("{}.svg", programa.trim_start_matches("grafica-"));
+        let svg = destino.join(&nombre);
+        let salida = std::process::Command::new(&cargo)
+            .args(["run", "-q", "-p", paquete, "--bin", programa, "--", "--svg"])
+            .arg(&svg)
+            .current_dir(&raiz)
+            .output()
+            .unwrap();
+        assert!(salida.status.success(), "{programa}: {}", String::from_utf8_lossy(&salida.stderr));
+        let publicada = fs::read(raiz.join("book/graficas").join(&nombre)).unwrap_or_default();
+        assert!(
+            fs::read(&svg).unwrap() == publicada,
+            "book/graficas/{nombre} no es lo que dibuja `cargo run -p {paquete} --bin {programa}` con los \
+             resultados guardados: ejecuta `cargo curso graficas` y guarda el resultado"
+        );
+    }
+    for entrada in fs::read_dir(raiz.join("book/graficas")).unwrap().flatten() {
+        let nombre = entrada.file_name().to_string_lossy().into_owned();
+        let programa = format!("grafica-{}", nombre.trim_end_matches(".svg"));
+        assert!(programas.iter().any(|(_, p)| *p == programa), "book/graficas/{nombre} no tiene programa {programa}");
+    }
+}

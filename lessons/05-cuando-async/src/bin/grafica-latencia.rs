@@ -1,0 +1,115 @@
+//! Dibuja el CSV de la lección 05: la peor latencia de las peticiones
+//! ligeras en cada ventana de 10 ms, una línea por escenario.
+//!
+//! ```text
+//! cargo run -p leccion-05 --bin grafica-latencia
+//! cargo run -p leccion-05 --bin grafica-latencia -- --csv otra.csv --svg otra.svg
+//! ```
+
+use std::path::PathBuf;
+
+use plotters::prelude::*;
+
+use leccion_05::{csv_por_defecto, lee_csv, svg_por_defecto, Escenario};
+
+fn opciones() -> Result<(PathBuf, PathBuf), String> {
+    let (mut csv, mut svg) = (csv_por_defecto(), svg_por_defecto());
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--csv" => csv = PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?),
+            "--svg" => svg = PathBuf::from(args.next().ok_or("falta la ruta después de --svg")?),
+            otro => return Err(format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
+        }
+    }
+    Ok((csv, svg))
+}
+
+fn color(escenario: Escenario) -> RGBColor {
+    match escenario {
+        Escenario::SoloLigeras => RGBColor(0x7f, 0x8c, 0x8d),
+        Escenario::DentroDeLaTarea => RGBColor(0xc0, 0x39, 0x2b),
+        Escenario::SpawnBlocking => RGBColor(0x29, 0x80, 0xb9),
+        Escenario::Rayon => RGBColor(0x27, 0xae, 0x60),
+    }
+}
+
+fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+    let max_ms = filas.iter().map(|f| f.1).max().unwrap_or(1).max(1) as f64;
+    let max_lat = filas.iter().map(|f| f.2).fold(1.0, f64::max) * 1.45;
+    let raiz = SVGBackend::new(svg, (800, 450)).into_drawing_area();
+    raiz.fill(&WHITE)?;
+    let mut grafica = ChartBuilder::on(&raiz)
+        .caption("Peor latencia de las peticiones ligeras, por ventana de 10 ms", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..max_ms, 0f64..max_lat)?;
+    grafica
+        .configure_mesh()
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .x_desc("llegada desde el inicio del escenario (ms)")
+        .y_desc("peor latencia en la ventana (ms)")
+        .draw()?;
+    for escenario in Escenario::TODOS {
+        let puntos: Vec<(f64, f64)> =
+            filas.iter().filter(|f| f.0 == escenario.nombre()).map(|f| (f.1 as f64, f.2)).collect();
+        if puntos.is_empty() {
+            continue;
+        }
+        let c = color(escenario);
+        grafica
+            .draw_series(LineSeries::new(puntos, c.stroke_width(2)))?
+            .label(escenario.etiqueta())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+    }
+    grafica
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    raiz.present()?;
+    Ok(())
+}
+
+fn main() {
+    let (csv, svg) = match opciones() {
+        Ok(x) => x,
+        Err(mensaje) => {
+            eprintln!("error: {mensaje}");
+            std::process::exit(2);
+        }
+    };
+    let texto = match std::fs::read_to_string(&csv) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "error: no puedo leer {}: {e}. Genéralo antes con `cargo run -p leccion-05 --release`",
+                csv.display()
+            );
+            std::process::exit(1);
+        }
+    };
+    let filas = match lee_csv(&texto) {
+        Ok(f) if !f.is_empty() => f,
+        Ok(_) => {
+            eprintln!("error: {} no tiene ninguna fila", csv.display());
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", csv.display());
+            std::process::exit(1);
+        }
+    };
+    if let Some(carpeta) = svg.parent() {
+        let _ = std::fs::create_dir_all(carpeta);
+    }
+    if let Err(e) = dibuja(&filas, &svg) {
+        eprintln!("error: no pude dibujar {}: {e}", svg.display());
+        std::process::exit(1);
+    }
+    println!("Gráfica escrita en {} ({} ventanas).", svg.display(), filas.len());
+}

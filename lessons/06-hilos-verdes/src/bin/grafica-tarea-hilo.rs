@@ -1,0 +1,107 @@
+//! Dibuja el CSV de `tarea-frente-a-hilo`: la memoria residente que añaden N
+//! hilos dormidos y N tareas dormidas.
+//!
+//! ```text
+//! cargo run -p leccion-06 --bin grafica-tarea-hilo
+//! cargo run -p leccion-06 --bin grafica-tarea-hilo -- --csv otra.csv --svg otra.svg
+//! ```
+
+use std::path::PathBuf;
+
+use plotters::prelude::*;
+
+use leccion_06::{csv_tarea_hilo, lee_csv_tarea_hilo, svg_tarea_hilo};
+
+fn opciones() -> Result<(PathBuf, PathBuf), String> {
+    let (mut csv, mut svg) = (csv_tarea_hilo(), svg_tarea_hilo());
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--csv" => csv = PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?),
+            "--svg" => svg = PathBuf::from(args.next().ok_or("falta la ruta después de --svg")?),
+            otro => return Err(format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
+        }
+    }
+    Ok((csv, svg))
+}
+
+fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+    let max_n = filas.iter().map(|f| f.1).max().unwrap_or(1).max(1) as f64;
+    let max_mib = filas.iter().map(|f| f.2 / 1024.0).fold(1.0, f64::max) * 1.25;
+    let raiz = SVGBackend::new(svg, (800, 450)).into_drawing_area();
+    raiz.fill(&WHITE)?;
+    let mut grafica = ChartBuilder::on(&raiz)
+        .caption("Memoria residente que añaden N hilos o N tareas dormidas", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..max_n * 1.05, 0f64..max_mib)?;
+    grafica
+        .configure_mesh()
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .x_desc("N (hilos o tareas vivos a la vez)")
+        .y_desc("memoria residente añadida (MiB)")
+        .draw()?;
+    for (tipo, etiqueta, c) in [
+        ("hilos", "hilos del sistema (pila por defecto)", RGBColor(0xc0, 0x39, 0x2b)),
+        ("tareas", "tareas de Tokio", RGBColor(0x27, 0xae, 0x60)),
+    ] {
+        let puntos: Vec<(f64, f64)> =
+            filas.iter().filter(|f| f.0 == tipo).map(|f| (f.1 as f64, f.2 / 1024.0)).collect();
+        grafica
+            .draw_series(LineSeries::new(puntos.clone(), c.stroke_width(3)))?
+            .label(etiqueta)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+        grafica.draw_series(puntos.into_iter().map(|p| Circle::new(p, 4, c.filled())))?;
+    }
+    grafica
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    raiz.present()?;
+    Ok(())
+}
+
+fn main() {
+    let (csv, svg) = match opciones() {
+        Ok(x) => x,
+        Err(mensaje) => {
+            eprintln!("error: {mensaje}");
+            std::process::exit(2);
+        }
+    };
+    let texto = match std::fs::read_to_string(&csv) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "error: no puedo leer {}: {e}. Genéralo antes con \
+                 `cargo run -p leccion-06 --release --bin tarea-frente-a-hilo`",
+                csv.display()
+            );
+            std::process::exit(1);
+        }
+    };
+    let filas = match lee_csv_tarea_hilo(&texto) {
+        Ok(f) if !f.is_empty() => f,
+        Ok(_) => {
+            eprintln!("error: {} no tiene ninguna fila", csv.display());
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", csv.display());
+            std::process::exit(1);
+        }
+    };
+    if let Some(carpeta) = svg.parent() {
+        let _ = std::fs::create_dir_all(carpeta);
+    }
+    if let Err(e) = dibuja(&filas, &svg) {
+        eprintln!("error: no pude dibujar {}: {e}", svg.display());
+        std::process::exit(1);
+    }
+    println!("Gráfica escrita en {} ({} puntos).", svg.display(), filas.len());
+}
