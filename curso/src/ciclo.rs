@@ -85,7 +85,8 @@ pub fn medir(raiz: &Path, frio: bool, mut progreso: impl FnMut(&str)) -> Result<
         let mut tiempos = Vec::new();
         for n in 0..3 {
             let mut texto = std::fs::read_to_string(&ruta).map_err(|err| err.to_string())?;
-            texto.push_str(&format!("\n// cambio {n}\n"));
+            // Una línea de código de verdad, no un comentario.
+            texto.push_str(&format!("\nconst _: u32 = {n};\n"));
             std::fs::write(&ruta, texto).map_err(|err| err.to_string())?;
             tiempos.push(cronometra(&clon, &cargo, &args)?.as_secs_f64());
         }
@@ -118,8 +119,9 @@ pub struct Coste {
 
 /// Lee el informe de `cargo test --timings` de `dir` y el grafo de
 /// dependencias (`cargo metadata`), y reparte el tiempo de compilación entre
-/// las dependencias directas de los paquetes del espacio de trabajo. Los
-/// paquetes que llegan por más de un camino no se cuentan en ninguna.
+/// las dependencias directas de los paquetes del espacio de trabajo: lo que
+/// se ahorraría si ningún paquete del espacio de trabajo la usara (si otra
+/// dependencia también la trae, no se ahorra nada).
 pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, String> {
     use std::collections::{BTreeMap, BTreeSet};
     let html = std::fs::read_to_string(dir.join("target/cargo-timings/cargo-timing.html"))
@@ -135,8 +137,16 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         let clave = (u["name"].as_str().unwrap_or_default().to_string(), u["version"].as_str().unwrap_or_default().to_string());
         *duracion.entry(clave).or_default() += u["duration"].as_f64().unwrap_or(0.0);
     }
+    // Solo los paquetes de esta plataforma: los de otras (kqueue en macOS)
+    // ni se han descargado.
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let version = Command::new(rustc).arg("-vV").output().map_err(|e| format!("no puedo ejecutar rustc: {e}"))?;
+    let host = String::from_utf8_lossy(&version.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .ok_or("rustc -vV no dice su plataforma")?;
     let salida = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
         .current_dir(dir)
         .output()
         .map_err(|e| format!("no puedo ejecutar cargo metadata: {e}"))?;
@@ -161,10 +171,13 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         let mut vistos: BTreeSet<&str> = BTreeSet::new();
         let mut pila: Vec<&str> = miembros.iter().copied().collect();
         while let Some(n) = pila.pop() {
-            if Some(n) == sin || !vistos.insert(n) {
+            if !vistos.insert(n) {
                 continue;
             }
-            pila.extend(aristas.get(n).into_iter().flatten().copied());
+            // Sin la dependencia directa `sin`: los miembros no la usan,
+            // pero otras dependencias pueden seguir trayéndola.
+            let quitar = |d: &&str| miembros.contains(n) && Some(*d) == sin;
+            pila.extend(aristas.get(n).into_iter().flatten().filter(|d| !quitar(d)).copied());
         }
         vistos
     };
@@ -180,13 +193,21 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         .map(|(d, usuarios)| {
             let sin = alcanzables(Some(d));
             let solo: Vec<&str> = todos.difference(&sin).copied().collect();
-            let segundos = solo.iter().filter_map(|id| paquetes.get(id)).filter_map(|p| duracion.get(p)).sum();
+            let segundos = solo.iter().filter_map(|id| paquetes.get(id)).filter_map(|p| duracion.get(p)).sum::<f64>() + 0.0;
             let (nombre, version) = paquetes.get(d).cloned().unwrap_or_default();
             Coste { dependencia: format!("{nombre} {version}"), usada_por: usuarios.into_iter().collect(), paquetes: solo.len(), segundos }
         })
         .collect();
     let total: f64 = duracion.values().sum();
+    let propios: f64 = miembros.iter().filter_map(|id| paquetes.get(id)).filter_map(|p| duracion.get(p)).sum();
     costes.sort_by(|a, b| b.segundos.total_cmp(&a.segundos));
+    costes.retain(|c| c.paquetes > 0);
+    costes.push(Coste {
+        dependencia: "(los paquetes del curso: lecciones, ejercicios, soluciones y curso)".into(),
+        usada_por: Vec::new(),
+        paquetes: miembros.len(),
+        segundos: propios,
+    });
     costes.push(Coste { dependencia: "(total de la compilación)".into(), usada_por: Vec::new(), paquetes: paquetes.len(), segundos: total });
     Ok(costes)
 }

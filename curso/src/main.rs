@@ -294,7 +294,12 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
                 println!("\n| dependencia directa | la usan | paquetes que solo trae ella | segundos de compilación (CPU) |");
                 println!("|---|---|---|---|");
                 for c in &costes {
-                    println!("| {} | {} | {} | {:.1} |", c.dependencia, c.usada_por.join(", "), c.paquetes, c.segundos);
+                    let usan = if c.usada_por.len() > 3 {
+                        format!("{} paquetes", c.usada_por.len())
+                    } else {
+                        c.usada_por.join(", ")
+                    };
+                    println!("| {} | {usan} | {} | {:.1} |", c.dependencia, c.paquetes, c.segundos);
                 }
             }
             Ok(())

@@ -552,18 +552,46 @@ pub fn medir(raiz: &Path, rapido: bool, solo: Option<&str>, mut progreso: impl F
         datos: Vec::new(),
         problemas: Vec::new(),
     };
-    let mut salidas: BTreeMap<String, String> = BTreeMap::new();
-    for (i, (capitulo, orden)) in ordenes.iter().enumerate() {
+    // En modo completo, una orden tras otra: cada medida tiene la máquina para
+    // ella sola. En modo rápido no se mide en serio: van de tres en tres.
+    let ejecutar = |orden: &str| {
         let partes = orden_ejecutable(orden, rapido);
-        progreso(&format!("[{}/{}] {}", i + 1, ordenes.len(), partes.join(" ")));
         let t = Instant::now();
-        let salida = Command::new(&cargo)
-            .args(&partes[1..])
-            .current_dir(raiz)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("no puedo ejecutar «{orden}»: {e}"))?;
-        let segundos = t.elapsed().as_secs_f64();
+        let salida = Command::new(&cargo).args(&partes[1..]).current_dir(raiz).stdin(Stdio::null()).output();
+        (partes, salida, t.elapsed().as_secs_f64())
+    };
+    let total = ordenes.len();
+    let mut hechas = Vec::new();
+    if rapido {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let siguiente = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..3 {
+                let tx = tx.clone();
+                let (siguiente, ordenes, ejecutar) = (&siguiente, &ordenes, &ejecutar);
+                s.spawn(move || loop {
+                    let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((_, orden)) = ordenes.get(i) else { break };
+                    let _ = tx.send((i, ejecutar(orden)));
+                });
+            }
+            drop(tx);
+            for (n, (i, hecha)) in rx.iter().enumerate() {
+                progreso(&format!("[{}/{total}] {}", n + 1, hecha.0.join(" ")));
+                hechas.push((i, hecha));
+            }
+        });
+        hechas.sort_by_key(|(i, _)| *i);
+    } else {
+        for (i, (_, orden)) in ordenes.iter().enumerate() {
+            progreso(&format!("[{}/{total}] {}", i + 1, orden_ejecutable(orden, rapido).join(" ")));
+            hechas.push((i, ejecutar(orden)));
+        }
+    }
+    let mut salidas: BTreeMap<String, String> = BTreeMap::new();
+    for (i, (partes, salida, segundos)) in hechas {
+        let (capitulo, orden) = &ordenes[i];
+        let salida = salida.map_err(|e| format!("no puedo ejecutar «{orden}»: {e}"))?;
         let texto = format!("{}{}", String::from_utf8_lossy(&salida.stdout), String::from_utf8_lossy(&salida.stderr));
         let archivo = carpeta.join(format!("{:02}-{}.txt", i + 1, paquete_de(orden).unwrap_or("orden")));
         fs::write(&archivo, format!("$ {}\n{texto}", partes.join(" "))).map_err(|e| e.to_string())?;

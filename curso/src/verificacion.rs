@@ -83,7 +83,12 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
         }
     };
     let inicio = Instant::now();
-    if let Err(e) = compilar(&base, &verificacion.join("target"), &mut variantes) {
+    // El mismo `target/` que el resto del curso: las dependencias (Tokio,
+    // Rayon...) ya están compiladas con las mismas opciones y no se repiten.
+    // Las variantes tienen sus propios nombres de paquete, así que no pisan
+    // nada del espacio de trabajo.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| raiz.join("target"), |t| raiz.join(t));
+    if let Err(e) = compilar(&base, &target, &mut variantes) {
         informe.problemas.push(e);
         return informe;
     }
@@ -406,45 +411,56 @@ const A_LA_VEZ: usize = 6;
 /// deben fallar, todas las pruebas corren a la vez (`--test-threads`), así
 /// que las que se cuelgan esperan juntas.
 fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -> Resultados {
+    let solucion_de = |e: &Ejercicio| {
+        variantes.values().find(|v| v.tipo == Tipo::Solucion && v.dir.ends_with(nombre_paquete(e, &Tipo::Solucion)))
+    };
     let mut deben_pasar = Vec::new();
-    let mut deben_fallar = Vec::new();
-    for (i, e) in lista.iter().enumerate() {
-        let solucion = variantes.values().find(|v| {
-            v.tipo == Tipo::Solucion && v.dir.ends_with(nombre_paquete(e, &Tipo::Solucion))
-        });
-        if let Some(v @ Variante { ejecutable: Some(exe), .. }) = solucion {
-            deben_pasar.push((exe.clone(), v.dir.clone(), e.pruebas.clone()));
-        }
-        for v in variantes.values() {
-            let es_suya = match &v.tipo {
-                Tipo::Mutante(j) => *j == i && !e.compilar,
-                Tipo::Incorrecta(j, _) => *j == i,
-                _ => false,
-            };
-            if let (true, Some(exe)) = (es_suya, &v.ejecutable) {
-                deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone()));
-            }
+    for e in lista {
+        if let Some(v @ Variante { ejecutable: Some(exe), .. }) = solucion_de(e) {
+            deben_pasar.push((exe.clone(), v.dir.clone(), e.pruebas.clone(), LIMITE));
         }
     }
     let mut resultados = en_paralelo(deben_pasar, A_LA_VEZ.min(2), false);
+    let mut deben_fallar = Vec::new();
+    for (i, e) in lista.iter().enumerate() {
+        // Una respuesta incorrecta puede fallar o colgarse: las dos cosas la
+        // rechazan. Si tarda el triple que la solución (y al menos 5 s), no
+        // hace falta esperar a la red de seguridad de sus pruebas.
+        let solucion = solucion_de(e)
+            .and_then(|v| v.ejecutable.as_ref())
+            .and_then(|exe| resultados.get(&(exe.clone(), e.pruebas.clone())))
+            .and_then(|r| r.as_ref().ok())
+            .map_or(LIMITE.as_secs_f64(), |r| r.segundos);
+        let para_incorrectas = Duration::from_secs_f64((3.0 * solucion).clamp(5.0, LIMITE.as_secs_f64()));
+        for v in variantes.values() {
+            let limite = match &v.tipo {
+                Tipo::Mutante(j) if *j == i && !e.compilar => LIMITE,
+                Tipo::Incorrecta(j, _) if *j == i => para_incorrectas,
+                _ => continue,
+            };
+            if let Some(exe) = &v.ejecutable {
+                deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone(), limite));
+            }
+        }
+    }
     resultados.extend(en_paralelo(deben_fallar, A_LA_VEZ, true));
     resultados
 }
 
-fn en_paralelo(trabajos: Vec<(PathBuf, PathBuf, Vec<String>)>, hilos: usize, todas_a_la_vez: bool) -> Resultados {
+fn en_paralelo(trabajos: Vec<(PathBuf, PathBuf, Vec<String>, Duration)>, hilos: usize, todas_a_la_vez: bool) -> Resultados {
     let siguiente = std::sync::atomic::AtomicUsize::new(0);
     let hechos = std::sync::Mutex::new(Resultados::new());
     std::thread::scope(|s| {
         for _ in 0..hilos {
             s.spawn(|| loop {
                 let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((exe, dir, nombres)) = trabajos.get(i) else { break };
+                let Some((exe, dir, nombres, limite)) = trabajos.get(i) else { break };
                 let mut args = vec!["--exact".to_string()];
                 if todas_a_la_vez {
                     args.push(format!("--test-threads={}", nombres.len().max(1)));
                 }
                 args.extend(nombres.iter().cloned());
-                let r = correr(exe, dir, &args);
+                let r = correr_con_limite(exe, dir, &args, *limite);
                 hechos.lock().unwrap().insert((exe.clone(), nombres.clone()), r);
             });
         }
@@ -459,6 +475,8 @@ pub struct Ejecucion {
     pub corridas: usize,
     pub colgada: bool,
     pub salida: String,
+    /// Lo que tardó.
+    pub segundos: f64,
 }
 
 /// Ejecuta las pruebas `nombres` (exactas) de un ejecutable de pruebas, con
@@ -471,6 +489,11 @@ pub fn ejecutar(exe: &Path, dir: &Path, nombres: &[String]) -> Result<Ejecucion,
 
 /// Ejecuta un programa con un límite de tiempo y recoge su salida.
 pub fn correr(exe: &Path, dir: &Path, args: &[String]) -> Result<Ejecucion, String> {
+    correr_con_limite(exe, dir, args, LIMITE)
+}
+
+/// Como [`correr`], pero da la ejecución por colgada pasado `limite`.
+fn correr_con_limite(exe: &Path, dir: &Path, args: &[String], limite: Duration) -> Result<Ejecucion, String> {
     let tmp = std::env::temp_dir().join(format!("curso-prueba-{}-{:?}", std::process::id(), std::thread::current().id()));
     let archivo = fs::File::create(&tmp).map_err(|e| e.to_string())?;
     let mut hijo = Command::new(exe)
@@ -486,7 +509,7 @@ pub fn correr(exe: &Path, dir: &Path, args: &[String]) -> Result<Ejecucion, Stri
         if let Some(estado) = hijo.try_wait().map_err(|e| e.to_string())? {
             break (Some(estado), false);
         }
-        if inicio.elapsed() > LIMITE {
+        if inicio.elapsed() > limite {
             let _ = hijo.kill();
             let _ = hijo.wait();
             break (None, true);
@@ -499,7 +522,8 @@ pub fn correr(exe: &Path, dir: &Path, args: &[String]) -> Result<Ejecucion, Stri
         .lines()
         .find_map(|l| l.strip_prefix("running ")?.split_whitespace().next()?.parse().ok())
         .unwrap_or(0);
-    Ok(Ejecucion { pasan: estado.is_some_and(|e| e.success()), corridas, colgada, salida })
+    let segundos = inicio.elapsed().as_secs_f64();
+    Ok(Ejecucion { pasan: estado.is_some_and(|e| e.success()), corridas, colgada, salida, segundos })
 }
 
 /// Los nombres de todas las pruebas de un ejecutable.

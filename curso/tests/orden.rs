@@ -52,7 +52,7 @@ fn curso(dir: &Path, args: &[&str], entrada: &str) -> Output {
         .current_dir(dir)
         .env("CURSO_RAIZ", dir)
         // Reutiliza lo ya compilado por la verificación de los ejercicios.
-        .env("CARGO_TARGET_DIR", raiz().join("target/verificacion/target"))
+        .env("CARGO_TARGET_DIR", raiz().join("target"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -20,7 +20,7 @@ mod comun {
     use planificador::tarea::Tarea;
 
     /// Lo que puede tardar algo que, bien hecho, tarda milisegundos.
-    pub const LIMITE: Duration = Duration::from_secs(20);
+    pub const LIMITE: Duration = Duration::from_secs(5);
 
     /// Las tareas `ids`, sin nada dentro.
     pub fn tareas(ids: impl IntoIterator<Item = usize>) -> VecDeque<Arc<Tarea>> {

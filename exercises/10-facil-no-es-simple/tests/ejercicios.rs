@@ -24,7 +24,7 @@ mod apoyo {
     use rayon::{ThreadPool, ThreadPoolBuilder};
 
     /// Red contra cuelgues, no un umbral.
-    pub const GUARDA: Duration = Duration::from_secs(10);
+    pub const GUARDA: Duration = Duration::from_secs(5);
 
     /// Un pool de Rayon de un hilo, que cuenta los pánicos que le llegan en
     /// lugar de abortar el proceso.

@@ -25,7 +25,7 @@ fn espera<M>(nucleo: &nucleo::Nucleo<M>, que_falta: &str) -> Salida<M>
 where
     M: Send + 'static,
 {
-    nucleo.salida().recv_timeout(Duration::from_secs(10)).unwrap_or_else(|_| panic!("{que_falta}"))
+    nucleo.salida().recv_timeout(Duration::from_secs(5)).unwrap_or_else(|_| panic!("{que_falta}"))
 }
 
 mod almacen {
