@@ -80,7 +80,7 @@ pub fn medir(raiz: &Path, frio: bool, mut progreso: impl FnMut(&str)) -> Result<
         progreso(&format!("editar y probar «{}»", e.nombre));
         let ruta = clon.join(e.carpeta()).join(&e.archivo);
         let paquete = e.paquete();
-        let args = ["test", "-q", "-p", paquete.as_str(), "--test", "ejercicios"];
+        let args = ["test", "-q", "-p", paquete.as_str()];
         cronometra(&clon, &cargo, &args)?; // en caliente a partir de aquí
         let mut tiempos = Vec::new();
         for n in 0..3 {
