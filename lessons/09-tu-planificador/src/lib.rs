@@ -1,13 +1,15 @@
 //! Lección 09: construye tu propio planificador.
 //!
 //! `planificador` es el ejecutor de enseñanza en sus dos versiones (una
-//! cola con un candado; colas locales con robo de trabajo). `cargas` son
+//! cola con un candado; colas locales con robo de trabajo): el crate de
+//! `solutions/09-tu-planificador`, con los ejercicios resueltos, así que lo
+//! que mide `banco` es lo mismo que completas en los ejercicios. `cargas` son
 //! las cuatro cargas que mide `cargo run -p leccion-09 --release --bin banco`,
 //! y `grafica-escalado` dibuja lo medido. Aquí está lo que comparten los dos
 //! programas: las opciones, el CSV y el nombre de la máquina.
 
 pub mod cargas;
-pub mod planificador;
+pub use planificador;
 
 use std::path::PathBuf;
 
