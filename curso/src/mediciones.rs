@@ -392,17 +392,11 @@ fn como_se_sabe(d: &Dato) -> String {
 pub fn pagina(raiz: &Path) -> Result<String, String> {
     let registros = cargar(raiz)?;
     let maquinas = maquinas(raiz)?;
-    let mut t = String::from("| máquina | procesador | núcleos | memoria | sistema | rustc | fecha |\n|---|---|---|---|---|---|---|\n");
+    let mut t = String::new();
     for (clave, m) in &maquinas {
         t.push_str(&format!(
-            "| `{clave}`: {} | {} | {} | {} | {} | {} | {} |\n",
-            celda(&m.nombre),
-            celda(&m.cpu),
-            m.nucleos,
-            celda(&m.memoria),
-            celda(&m.sistema),
-            m.rustc,
-            m.fecha
+            "- `{clave}`: {}. {}, {} núcleos, {} de memoria, {}, rustc {}; {}.\n",
+            m.nombre, m.cpu, m.nucleos, m.memoria, m.sistema, m.rustc, m.fecha
         ));
     }
     t.push_str(
@@ -415,8 +409,8 @@ pub fn pagina(raiz: &Path) -> Result<String, String> {
             t.push_str(&format!(
                 "| {} | {} | {} | **×{veces}** | [{}]({}.md) |\n",
                 celda(&z.que),
-                z.mayor,
-                z.menor,
+                z.mayor.replace(' ', "\u{a0}"),
+                z.menor.replace(' ', "\u{a0}"),
                 &r.capitulo[..2],
                 r.capitulo
             ));

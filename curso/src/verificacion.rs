@@ -148,6 +148,7 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
         .and_then(|d| d.as_table_mut());
     if let Some(dev) = perfil {
         dev.insert("debug".into(), false.into());
+        dev.insert("codegen-units".into(), 1.into());
     }
     escribir(&base.join("Cargo.toml"), &toml::to_string(&manifiesto).map_err(|e| e.to_string())?)?;
     if raiz.join("Cargo.lock").is_file() {
