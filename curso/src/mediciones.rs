@@ -162,28 +162,49 @@ pub fn normalizar(valor: &str) -> String {
 /// bloques de código, del código en línea, de los destinos de los enlaces y
 /// de la línea `**Tiempo estimado:**` (la usa el horario).
 pub fn valores_de_la_prosa(texto: &str) -> Vec<(usize, String)> {
+    // Se busca por párrafos (líneas seguidas sin una en blanco), para ver
+    // también «13,9» al final de una línea y «KiB» al principio de la
+    // siguiente. Cada valor se atribuye a la línea donde empieza.
     let mut valores = Vec::new();
+    let mut parrafo = String::new();
+    let mut inicios: Vec<(usize, usize)> = Vec::new(); // (posición en el párrafo, línea)
     let mut en_bloque = false;
+    let mut vaciar = |parrafo: &mut String, inicios: &mut Vec<(usize, usize)>| {
+        for m in NUMERO.find_iter(parrafo) {
+            let antes = parrafo[..m.start()].chars().next_back();
+            if antes.is_some_and(|c| c.is_alphanumeric() || "_/.,-".contains(c)) {
+                continue;
+            }
+            let linea = inicios.iter().rev().find(|(pos, _)| *pos <= m.start()).map_or(0, |(_, l)| *l);
+            let encontrado = UNIDAD_FINAL.replace(m.as_str(), "");
+            valores.push((linea, normalizar(&encontrado)));
+        }
+        parrafo.clear();
+        inicios.clear();
+    };
     for (i, linea) in texto.lines().enumerate() {
         let recortada = linea.trim_start().trim_start_matches('>').trim_start();
         if recortada.starts_with("```") || recortada.starts_with("~~~") {
+            vaciar(&mut parrafo, &mut inicios);
             en_bloque = !en_bloque;
             continue;
         }
         if en_bloque || linea.contains("**Tiempo estimado:**") {
             continue;
         }
-        let sin_codigo = CODIGO_EN_LINEA.replace_all(linea, " ");
-        let limpia = DESTINO_DE_ENLACE.replace_all(&sin_codigo, "]");
-        for m in NUMERO.find_iter(&limpia) {
-            let antes = limpia[..m.start()].chars().next_back();
-            if antes.is_some_and(|c| c.is_alphanumeric() || "_/.,-".contains(c)) {
-                continue;
-            }
-            let encontrado = UNIDAD_FINAL.replace(m.as_str(), "");
-            valores.push((i + 1, normalizar(&encontrado)));
+        if recortada.is_empty() {
+            vaciar(&mut parrafo, &mut inicios);
+            continue;
         }
+        let sin_codigo = CODIGO_EN_LINEA.replace_all(recortada, " ");
+        let limpia = DESTINO_DE_ENLACE.replace_all(&sin_codigo, "]");
+        if !parrafo.is_empty() {
+            parrafo.push(' ');
+        }
+        inicios.push((parrafo.len(), i + 1));
+        parrafo.push_str(limpia.trim_end());
     }
+    vaciar(&mut parrafo, &mut inicios);
     valores
 }
 
@@ -686,9 +707,9 @@ mod pruebas {
                      ```rust\nlet x = 10 ms;\n```\n\
                      Con `sleep(5 ms)` y [enlace](a-3 s.md), 64 bytes, 39 veces, el 99 % y 10x.\n\
                      **Tiempo estimado:** 60 minutos.\n\
-                     Capítulo 3, versión 1.54, p99 y x86_64: nada. Pero 1.8 KiB sí.";
+                     Capítulo 3, versión 1.54, p99 y x86_64: nada. Pero 1.8 KiB sí, y también 13,9\n  KiB partido.";
         let v: Vec<String> = valores_de_la_prosa(texto).into_iter().map(|(_, v)| v).collect();
-        assert_eq!(v, ["9,7 KiB", "21 121,9 MiB", "10 ms", "64 bytes", "39 veces", "99 %", "10x", "1.8 KiB"]);
+        assert_eq!(v, ["9,7 KiB", "21 121,9 MiB", "10 ms", "64 bytes", "39 veces", "99 %", "10x", "1.8 KiB", "13,9 KiB"]);
     }
 
     #[test]
