@@ -91,8 +91,7 @@ fn comprobar_capitulos(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
             }
         }
         let stem = nombre.trim_end_matches(".md");
-        let es_capitulo = stem.len() > 3 && stem.as_bytes()[..2].iter().all(u8::is_ascii_digit);
-        if !es_capitulo {
+        if !crate::libro::es_capitulo(stem) {
             continue;
         }
         if !texto.contains("<details class=\"instructor\">") {
@@ -292,11 +291,10 @@ fn comprobar_enlace(raiz: &Path, carpeta: &Path, destino: &str) -> Option<String
 /// Cada capítulo `book/NN-tema.md` tiene sus tres carpetas, y cada carpeta su capítulo.
 fn comprobar_carpetas(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
     let mut problemas = Vec::new();
-    let es_capitulo = |n: &str| n.len() > 3 && n.as_bytes()[..2].iter().all(u8::is_ascii_digit) && n.as_bytes()[2] == b'-';
     let capitulos: Vec<String> = paginas
         .iter()
         .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .filter(|n| es_capitulo(n))
+        .filter(|n| crate::libro::es_capitulo(n))
         .collect();
     for grupo in ["lessons", "exercises", "solutions"] {
         for c in &capitulos {

@@ -189,18 +189,29 @@ pub fn titulo(texto: &str) -> Option<&str> {
     texto.lines().find_map(|l| l.strip_prefix("# "))
 }
 
+/// ¿Es `nombre` (sin `.md`) el de un capítulo, `NN-tema`?
+pub fn es_capitulo(nombre: &str) -> bool {
+    let b = nombre.as_bytes();
+    b.len() > 3 && b[..2].iter().all(u8::is_ascii_digit) && b[2] == b'-'
+}
+
+/// Los capítulos del libro (`06-hilos-verdes`), en orden: cada
+/// `book/NN-tema.md`.
+pub fn capitulos(raiz: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(raiz.join("book"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".md")).map(str::to_string))
+        .filter(|n| es_capitulo(n))
+        .collect();
+    v.sort();
+    v
+}
+
 /// El horario: un capítulo por fila, con su tiempo y sus comandos.
 pub fn tabla_de_horario(raiz: &Path) -> Result<String, String> {
-    let mut capitulos: Vec<PathBuf> = std::fs::read_dir(raiz.join("book"))
-        .map_err(|e| e.to_string())?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            let n = p.file_name().unwrap_or_default().to_string_lossy();
-            n.ends_with(".md") && n.len() > 3 && n.as_bytes()[..2].iter().all(u8::is_ascii_digit)
-        })
-        .collect();
-    capitulos.sort();
+    let capitulos: Vec<PathBuf> = capitulos(raiz).iter().map(|c| raiz.join("book").join(format!("{c}.md"))).collect();
     let mut t = String::from("| capítulo | tiempo | la lección en directo | las soluciones |\n|---|---|---|---|\n");
     let mut total = 0;
     for ruta in &capitulos {

@@ -319,13 +319,13 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
                 return Err(format!("{} problemas:\n- {}", r.problemas.len(), r.problemas.join("\n- ")));
             }
             if !rapido && capitulo.is_none() {
-                curso::mediciones::dibujar(&raiz, |paso| eprintln!("… {paso}"))?;
+                curso::mediciones::dibujar(&raiz, None, |paso| eprintln!("… {paso}"))?;
                 println!("Gráficas dibujadas de nuevo en book/graficas/.");
             }
             Ok(())
         }
         Orden::Graficas => {
-            let hechas = curso::mediciones::dibujar(&raiz, |paso| eprintln!("… {paso}"))?;
+            let hechas = curso::mediciones::dibujar(&raiz, None, |paso| eprintln!("… {paso}"))?;
             println!("{} gráficas dibujadas de nuevo en book/graficas/.", hechas.len());
             Ok(())
         }

@@ -109,24 +109,10 @@ pub fn maquinas(raiz: &Path) -> Result<BTreeMap<String, Maquina>, String> {
     toml::from_str(&texto).map_err(|e| format!("{MAQUINAS}: {e}"))
 }
 
-/// Los capítulos `book/NN-tema.md`, en orden.
-fn capitulos(raiz: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(raiz.join("book"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n.ends_with(".md") && n.len() > 5 && n.as_bytes()[..2].iter().all(u8::is_ascii_digit))
-        .map(|n| n.trim_end_matches(".md").to_string())
-        .collect();
-    v.sort();
-    v
-}
-
 /// Carga el registro de cada capítulo (vacío si no tiene archivo).
 pub fn cargar(raiz: &Path) -> Result<Vec<Registro>, String> {
     let mut registros = Vec::new();
-    for capitulo in capitulos(raiz) {
+    for capitulo in crate::libro::capitulos(raiz) {
         let ruta = raiz.join("lessons").join(&capitulo).join("mediciones.toml");
         let archivo: Archivo = match fs::read_to_string(&ruta) {
             Ok(texto) => toml::from_str(&texto).map_err(|e| format!("lessons/{capitulo}/mediciones.toml: {e}"))?,
@@ -656,7 +642,7 @@ pub fn medir(raiz: &Path, rapido: bool, solo: Option<&str>, mut progreso: impl F
 /// una lección, como `(paquete, programa)`.
 pub fn programas_de_graficas(raiz: &Path) -> Vec<(String, String)> {
     let mut v = Vec::new();
-    for capitulo in capitulos(raiz) {
+    for capitulo in crate::libro::capitulos(raiz) {
         let bins = raiz.join("lessons").join(&capitulo).join("src/bin");
         let mut nombres: Vec<String> = fs::read_dir(&bins)
             .into_iter()
@@ -675,14 +661,19 @@ pub fn programas_de_graficas(raiz: &Path) -> Vec<(String, String)> {
 }
 
 /// Vuelve a dibujar cada gráfica del libro a partir de los resultados
-/// guardados en las lecciones (`lessons/NN-tema/resultados/`).
-pub fn dibujar(raiz: &Path, mut progreso: impl FnMut(&str)) -> Result<Vec<PathBuf>, String> {
+/// guardados en las lecciones (`lessons/NN-tema/resultados/`). Cada una va a
+/// `book/graficas/NOMBRE.svg` (el programa es `grafica-NOMBRE`), o a
+/// `destino/NOMBRE.svg` si se da otra carpeta. Devuelve las rutas escritas.
+pub fn dibujar(raiz: &Path, destino: Option<&Path>, mut progreso: impl FnMut(&str)) -> Result<Vec<PathBuf>, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let carpeta = destino.map_or_else(|| raiz.join("book/graficas"), Path::to_path_buf);
     let mut hechas = Vec::new();
     for (paquete, programa) in programas_de_graficas(raiz) {
+        let svg = carpeta.join(format!("{}.svg", programa.trim_start_matches("grafica-")));
         progreso(&format!("cargo run -p {paquete} --bin {programa}"));
         let salida = Command::new(&cargo)
-            .args(["run", "-q", "-p", &paquete, "--bin", &programa])
+            .args(["run", "-q", "-p", &paquete, "--bin", &programa, "--", "--svg"])
+            .arg(&svg)
             .current_dir(raiz)
             .output()
             .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
@@ -692,7 +683,7 @@ pub fn dibujar(raiz: &Path, mut progreso: impl FnMut(&str)) -> Result<Vec<PathBu
                 String::from_utf8_lossy(&salida.stderr)
             ));
         }
-        hechas.push(PathBuf::from(format!("{paquete}/{programa}")));
+        hechas.push(svg);
     }
     Ok(hechas)
 }

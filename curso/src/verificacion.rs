@@ -411,10 +411,14 @@ const A_LA_VEZ: usize = 6;
 /// solución van primero y solas, para que nada les quite CPU; en las que
 /// deben fallar, todas las pruebas corren a la vez (`--test-threads`), así
 /// que las que se cuelgan esperan juntas.
+/// La variante de tipo `tipo` del ejercicio `e` (o de su capítulo): las
+/// variantes se guardan por su nombre de paquete.
+fn variante<'a>(variantes: &'a BTreeMap<String, Variante>, e: &Ejercicio, tipo: &Tipo) -> Option<&'a Variante> {
+    variantes.get(&nombre_paquete(e, tipo))
+}
+
 fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -> Resultados {
-    let solucion_de = |e: &Ejercicio| {
-        variantes.values().find(|v| v.tipo == Tipo::Solucion && v.dir.ends_with(nombre_paquete(e, &Tipo::Solucion)))
-    };
+    let solucion_de = |e: &Ejercicio| variante(variantes, e, &Tipo::Solucion);
     let mut deben_pasar = Vec::new();
     for e in lista {
         if let Some(v @ Variante { ejecutable: Some(exe), .. }) = solucion_de(e) {
@@ -433,13 +437,10 @@ fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -
             .and_then(|r| r.as_ref().ok())
             .map_or(LIMITE.as_secs_f64(), |r| r.segundos);
         let para_incorrectas = Duration::from_secs_f64((3.0 * solucion).clamp(5.0, LIMITE.as_secs_f64()));
-        for v in variantes.values() {
-            let limite = match &v.tipo {
-                Tipo::Mutante(j) if *j == i && !e.compilar => LIMITE,
-                Tipo::Incorrecta(j, _) if *j == i => para_incorrectas,
-                _ => continue,
-            };
-            if let Some(exe) = &v.ejecutable {
+        let mutante = (!e.compilar).then_some((Tipo::Mutante(i), LIMITE));
+        let incorrectas = e.incorrectas.iter().map(|a| (Tipo::Incorrecta(i, a.clone()), para_incorrectas));
+        for (tipo, limite) in mutante.into_iter().chain(incorrectas) {
+            if let Some(v @ Variante { ejecutable: Some(exe), .. }) = variante(variantes, e, &tipo) {
                 deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone(), limite));
             }
         }
@@ -478,14 +479,6 @@ pub struct Ejecucion {
     pub salida: String,
     /// Lo que tardó.
     pub segundos: f64,
-}
-
-/// Ejecuta las pruebas `nombres` (exactas) de un ejecutable de pruebas, con
-/// un límite de tiempo.
-pub fn ejecutar(exe: &Path, dir: &Path, nombres: &[String]) -> Result<Ejecucion, String> {
-    let mut args = vec!["--exact".to_string()];
-    args.extend(nombres.iter().cloned());
-    correr(exe, dir, &args)
 }
 
 /// Ejecuta un programa con un límite de tiempo y recoge su salida.
@@ -548,7 +541,8 @@ fn comprobar_capitulo(
     resultados: &Resultados,
     informe: &mut Informe,
 ) {
-    let ejecutar = |exe: &PathBuf, _dir: &Path, pruebas: &Vec<String>| {
+    // Las pruebas ya se ejecutaron todas, varias a la vez (`ejecutar_todas`).
+    let resultado = |exe: &PathBuf, pruebas: &Vec<String>| {
         resultados
             .get(&(exe.clone(), pruebas.clone()))
             .cloned()
@@ -556,11 +550,11 @@ fn comprobar_capitulo(
     };
     let del_capitulo: Vec<(usize, &Ejercicio)> =
         lista.iter().enumerate().filter(|(_, e)| e.capitulo == capitulo).collect();
-    let variante = |tipo: &Tipo| variantes.values().find(|v| &v.tipo == tipo && v.dir.ends_with(nombre_paquete(del_capitulo[0].1, tipo)));
+    let del_capitulo_de = |tipo: &Tipo| variante(variantes, del_capitulo[0].1, tipo);
     let problemas = &mut informe.problemas;
 
     // La solución compila y sus pruebas son exactamente las de la lista.
-    let Some(solucion) = variante(&Tipo::Solucion) else { return };
+    let Some(solucion) = del_capitulo_de(&Tipo::Solucion) else { return };
     let Some(exe) = &solucion.ejecutable else {
         let errores: Vec<&str> = solucion.errores.iter().map(|e| e.texto.as_str()).collect();
         problemas.push(format!("la solución de {capitulo} no compila:\n{}", errores.join("\n")));
@@ -596,7 +590,7 @@ fn comprobar_capitulo(
 
     // El inicial compila, salvo que tenga un ejercicio «haz que compile».
     let hay_de_compilar = del_capitulo.iter().any(|(_, e)| e.compilar);
-    if let Some(inicial) = variante(&Tipo::Inicial) {
+    if let Some(inicial) = del_capitulo_de(&Tipo::Inicial) {
         match (inicial.ejecutable.is_some(), hay_de_compilar) {
             (false, false) => problemas.push(format!(
                 "exercises/{capitulo} no compila y ningún ejercicio es «haz que compile»:\n{}",
@@ -612,13 +606,13 @@ fn comprobar_capitulo(
     for &(i, e) in &del_capitulo {
         let n = &e.nombre;
         // La solución pasa las pruebas del ejercicio.
-        match ejecutar(exe, &solucion.dir, &e.pruebas) {
+        match resultado(exe, &e.pruebas) {
             Ok(r) if r.pasan && r.corridas == e.pruebas.len() => {}
             Ok(r) => problemas.push(format!("«{n}»: la solución no pasa sus pruebas:\n{}", r.salida)),
             Err(err) => problemas.push(err),
         }
         // El código inicial de este ejercicio, solo él, hace fallar sus pruebas.
-        let mutante = variantes.values().find(|v| v.tipo == Tipo::Mutante(i));
+        let mutante = variante(variantes, e, &Tipo::Mutante(i));
         let mut linea = format!("{n}: ");
         match (mutante, e.compilar) {
             (Some(v), true) => {
@@ -636,7 +630,7 @@ fn comprobar_capitulo(
                     "«{n}»: con su código inicial, el crate no compila:\n{}",
                     v.errores.first().map(|e| e.texto.as_str()).unwrap_or_default()
                 )),
-                Some(exe) => match ejecutar(exe, &v.dir, &e.pruebas) {
+                Some(exe) => match resultado(exe, &e.pruebas) {
                     Ok(r) if r.colgada => {
                         problemas.push(format!("«{n}»: con el código inicial, sus pruebas se cuelgan"))
                     }
@@ -657,12 +651,12 @@ fn comprobar_capitulo(
         // Cada respuesta incorrecta conocida también falla.
         for incorrecta in &e.incorrectas {
             let tipo = Tipo::Incorrecta(i, incorrecta.clone());
-            let Some(v) = variantes.values().find(|v| v.tipo == tipo) else { continue };
+            let Some(v) = variante(variantes, e, &tipo) else { continue };
             match &v.ejecutable {
                 None => problemas.push(format!(
                     "«{n}»: la respuesta incorrecta {incorrecta} ni compila; así no prueba nada"
                 )),
-                Some(exe) => match ejecutar(exe, &v.dir, &e.pruebas) {
+                Some(exe) => match resultado(exe, &e.pruebas) {
                     Ok(r) if r.pasan => problemas.push(format!(
                         "«{n}»: la respuesta incorrecta {incorrecta} pasa las pruebas; faltan pruebas"
                     )),

@@ -150,22 +150,15 @@ fn las_graficas_del_libro_salen_de_los_resultados_guardados() {
     fs::create_dir_all(&destino).unwrap();
     let programas = curso::mediciones::programas_de_graficas(&raiz);
     assert!(programas.len() >= 4, "faltan programas de gráficas: {programas:?}");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    for (paquete, programa) in &programas {
-        let nombre = format!("{}.svg", programa.trim_start_matches("grafica-"));
-        let svg = destino.join(&nombre);
-        let salida = std::process::Command::new(&cargo)
-            .args(["run", "-q", "-p", paquete, "--bin", programa, "--", "--svg"])
-            .arg(&svg)
-            .current_dir(&raiz)
-            .output()
-            .unwrap();
-        assert!(salida.status.success(), "{programa}: {}", String::from_utf8_lossy(&salida.stderr));
-        let publicada = fs::read(raiz.join("book/graficas").join(&nombre)).unwrap_or_default();
+    let dibujadas = curso::mediciones::dibujar(&raiz, Some(&destino), |_| {}).expect("las gráficas se dibujan");
+    assert_eq!(dibujadas.len(), programas.len());
+    for svg in &dibujadas {
+        let nombre = svg.file_name().unwrap().to_string_lossy();
+        let publicada = fs::read(raiz.join("book/graficas").join(&*nombre)).unwrap_or_default();
         assert!(
-            fs::read(&svg).unwrap() == publicada,
-            "book/graficas/{nombre} no es lo que dibuja `cargo run -p {paquete} --bin {programa}` con los \
-             resultados guardados: ejecuta `cargo curso graficas` y guarda el resultado"
+            fs::read(svg).unwrap() == publicada,
+            "book/graficas/{nombre} no es lo que dibuja su programa con los resultados guardados: \
+             ejecuta `cargo curso graficas` y guarda el resultado"
         );
     }
     for entrada in fs::read_dir(raiz.join("book/graficas")).unwrap().flatten() {
