@@ -92,8 +92,8 @@ fn respaldo(casos: &[PathBuf]) {
     }
     for caso in casos {
         let fijada = std::fs::read_to_string(caso.with_extension("stderr")).unwrap();
-        let nueva = std::fs::read_to_string(copia.join(caso.file_name().unwrap()).with_extension("stderr"))
-            .unwrap_or_default();
+        let nueva =
+            std::fs::read_to_string(copia.join(caso.file_name().unwrap()).with_extension("stderr")).unwrap_or_default();
         assert_eq!(
             primera_linea_de_error(&nueva),
             primera_linea_de_error(&fijada),

@@ -61,7 +61,11 @@ pub fn medir(raiz: &Path, frio: bool, mut progreso: impl FnMut(&str)) -> Result<
     if frio {
         progreso("cargo test en frío (tarda unos minutos)");
         let t = cronometra(&clon, &cargo, &["test", "-j2", "--timings"])?;
-        medidas.push(Medida { que: "cargo test en frío, clon nuevo".into(), segundos: t.as_secs_f64(), objetivo: 240.0 });
+        medidas.push(Medida {
+            que: "cargo test en frío, clon nuevo".into(),
+            segundos: t.as_secs_f64(),
+            objetivo: 240.0,
+        });
         match coste_de_dependencias(&clon, &cargo) {
             Ok(c) => costes = c,
             Err(e) => progreso(&format!("no pude calcular el coste de las dependencias: {e}")),
@@ -97,10 +101,14 @@ pub fn medir(raiz: &Path, frio: bool, mut progreso: impl FnMut(&str)) -> Result<
         });
     }
     progreso("el libro en caliente");
-    let curso = [ "run", "-q", "-p", "curso", "--", "libro", "--solo-construir"];
+    let curso = ["run", "-q", "-p", "curso", "--", "libro", "--solo-construir"];
     cronometra(&clon, &cargo, &curso)?;
     let t = cronometra(&clon, &cargo, &curso)?;
-    medidas.push(Medida { que: "construir el libro en caliente (cargo libro --solo-construir)".into(), segundos: t.as_secs_f64(), objetivo: 5.0 });
+    medidas.push(Medida {
+        que: "construir el libro en caliente (cargo libro --solo-construir)".into(),
+        segundos: t.as_secs_f64(),
+        objetivo: 5.0,
+    });
     Ok((medidas, costes))
 }
 
@@ -134,7 +142,8 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         .map_err(|e| format!("UNIT_DATA: {e}"))?;
     let mut duracion: BTreeMap<(String, String), f64> = BTreeMap::new();
     for u in unidades.as_array().into_iter().flatten() {
-        let clave = (u["name"].as_str().unwrap_or_default().to_string(), u["version"].as_str().unwrap_or_default().to_string());
+        let clave =
+            (u["name"].as_str().unwrap_or_default().to_string(), u["version"].as_str().unwrap_or_default().to_string());
         *duracion.entry(clave).or_default() += u["duration"].as_f64().unwrap_or(0.0);
     }
     // Solo los paquetes de esta plataforma: los de otras (kqueue en macOS)
@@ -155,9 +164,12 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|p| Some((p["id"].as_str()?, (p["name"].as_str()?.to_string(), p["version"].as_str()?.to_string()))))
+        .filter_map(|p| {
+            Some((p["id"].as_str()?, (p["name"].as_str()?.to_string(), p["version"].as_str()?.to_string())))
+        })
         .collect();
-    let miembros: BTreeSet<&str> = meta["workspace_members"].as_array().into_iter().flatten().filter_map(|m| m.as_str()).collect();
+    let miembros: BTreeSet<&str> =
+        meta["workspace_members"].as_array().into_iter().flatten().filter_map(|m| m.as_str()).collect();
     let aristas: BTreeMap<&str, Vec<&str>> = meta["resolve"]["nodes"]
         .as_array()
         .into_iter()
@@ -193,9 +205,15 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         .map(|(d, usuarios)| {
             let sin = alcanzables(Some(d));
             let solo: Vec<&str> = todos.difference(&sin).copied().collect();
-            let segundos = solo.iter().filter_map(|id| paquetes.get(id)).filter_map(|p| duracion.get(p)).sum::<f64>() + 0.0;
+            let segundos =
+                solo.iter().filter_map(|id| paquetes.get(id)).filter_map(|p| duracion.get(p)).sum::<f64>() + 0.0;
             let (nombre, version) = paquetes.get(d).cloned().unwrap_or_default();
-            Coste { dependencia: format!("{nombre} {version}"), usada_por: usuarios.into_iter().collect(), paquetes: solo.len(), segundos }
+            Coste {
+                dependencia: format!("{nombre} {version}"),
+                usada_por: usuarios.into_iter().collect(),
+                paquetes: solo.len(),
+                segundos,
+            }
         })
         .collect();
     let total: f64 = duracion.values().sum();
@@ -208,6 +226,11 @@ pub fn coste_de_dependencias(dir: &Path, cargo: &str) -> Result<Vec<Coste>, Stri
         paquetes: miembros.len(),
         segundos: propios,
     });
-    costes.push(Coste { dependencia: "(total de la compilación)".into(), usada_por: Vec::new(), paquetes: paquetes.len(), segundos: total });
+    costes.push(Coste {
+        dependencia: "(total de la compilación)".into(),
+        usada_por: Vec::new(),
+        paquetes: paquetes.len(),
+        segundos: total,
+    });
     Ok(costes)
 }

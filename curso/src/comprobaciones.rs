@@ -95,7 +95,8 @@ fn comprobar_capitulos(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
             continue;
         }
         if !texto.contains("<details class=\"instructor\">") {
-            problemas.push(format!("book/{nombre}: faltan las notas para quien enseña (<details class=\"instructor\">)"));
+            problemas
+                .push(format!("book/{nombre}: faltan las notas para quien enseña (<details class=\"instructor\">)"));
         }
         if crate::libro::tiempo_estimado(&texto).is_none() {
             problemas.push(format!("book/{nombre}: las notas no dicen «**Tiempo estimado:** N minutos»"));
@@ -182,8 +183,8 @@ pub fn comprobar_pagina(raiz: &Path, pagina: &Path, texto: &str, tiene_doctest: 
         let lenguaje = b.info.split([',', ' ']).next().unwrap_or_default();
         let marcas: Vec<&str> = b.info.split([',', ' ']).skip(1).filter(|m| !m.is_empty()).collect();
         let directivas = directivas_include(&b.codigo);
-        let solo_includes = !directivas.is_empty()
-            && b.codigo.lines().filter(|l| !l.trim().is_empty()).count() == directivas.len();
+        let solo_includes =
+            !directivas.is_empty() && b.codigo.lines().filter(|l| !l.trim().is_empty()).count() == directivas.len();
         for d in &directivas {
             if let Some(p) = comprobar_include(raiz, carpeta, d) {
                 problemas.push(format!("línea {}: {p}", b.linea));
@@ -460,12 +461,18 @@ pub fn comprobar_html(destino: &Path, raiz: &Path, repositorio: &str) -> Vec<Str
                 let ruta = ruta.split('#').next().unwrap_or_default().trim_end_matches('/');
                 if resto.starts_with("blob/") || resto.starts_with("tree/") || resto.starts_with("edit/") {
                     if !raiz.join(ruta).exists() {
-                        problemas.push(format!("{nombre}: el enlace al repositorio {valor} lleva a un archivo que no existe"));
+                        problemas.push(format!(
+                            "{nombre}: el enlace al repositorio {valor} lleva a un archivo que no existe"
+                        ));
                     }
                 }
                 continue;
             }
-            if valor.contains("://") || valor.starts_with("mailto:") || valor.starts_with("data:") || valor.starts_with("javascript:") {
+            if valor.contains("://")
+                || valor.starts_with("mailto:")
+                || valor.starts_with("data:")
+                || valor.starts_with("javascript:")
+            {
                 continue;
             }
             let (ruta, fragmento) = valor.split_once('#').map_or((valor.as_str(), None), |(r, f)| (r, Some(f)));

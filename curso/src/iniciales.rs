@@ -69,10 +69,7 @@ pub fn contenido(raiz: &Path, e: &Ejercicio, hashes: &BTreeMap<String, String>) 
     if salida.status.success() && &hash_git(&salida.stdout) == esperado {
         Ok(salida.stdout)
     } else {
-        Err(format!(
-            "no encuentro el código inicial de «{}» (hash {esperado}) en el repositorio git",
-            e.nombre
-        ))
+        Err(format!("no encuentro el código inicial de «{}» (hash {esperado}) en el repositorio git", e.nombre))
     }
 }
 

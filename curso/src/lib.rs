@@ -38,7 +38,7 @@ pub fn raiz() -> PathBuf {
 fn es_raiz(dir: &Path) -> bool {
     dir.join("book.toml").is_file() && dir.join("exercises/ejercicios.toml").is_file()
 }
-pub mod iniciales;
-pub mod practica;
-pub mod ortografia;
 pub mod ciclo;
+pub mod iniciales;
+pub mod ortografia;
+pub mod practica;

@@ -230,7 +230,9 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
                 Some(n) => buscar(&lista, &n)?,
                 None => match siguiente(&practica::estados(&raiz, &lista)) {
                     Some(i) => &lista[i],
-                    None => return Err("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE".into()),
+                    None => {
+                        return Err("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE".into());
+                    }
                 },
             };
             mostrar_pistas(e);
@@ -269,7 +271,9 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             let vacio = Default::default();
             let prueba = curso::ortografia::desconocidas("la programasion concurrente", &vacio)?;
             if !prueba.contains("programasion") {
-                return Err("hunspell no marca «programasion»: ¿está instalado el diccionario es_ES (hunspell-es)?".into());
+                return Err(
+                    "hunspell no marca «programasion»: ¿está instalado el diccionario es_ES (hunspell-es)?".into()
+                );
             }
             let problemas = curso::ortografia::comprobar(&raiz)?;
             if problemas.is_empty() {
@@ -291,7 +295,9 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
                 println!("| {} | {:.2} | {marca} < {} |", m.que, m.segundos, m.objetivo);
             }
             if !costes.is_empty() {
-                println!("\n| dependencia directa | la usan | paquetes que solo trae ella | segundos de compilación (CPU) |");
+                println!(
+                    "\n| dependencia directa | la usan | paquetes que solo trae ella | segundos de compilación (CPU) |"
+                );
                 println!("|---|---|---|---|");
                 for c in &costes {
                     let usan = if c.usada_por.len() > 3 {
@@ -312,7 +318,12 @@ fn ejecutar(orden: Orden) -> Result<(), String> {
             }
             println!();
             for d in r.datos.iter().filter(|d| d.aqui.is_some()) {
-                println!("{} (en el libro: {})\n    aquí: {}", d.que, d.referencia.join(", "), d.aqui.as_deref().unwrap_or_default());
+                println!(
+                    "{} (en el libro: {})\n    aquí: {}",
+                    d.que,
+                    d.referencia.join(", "),
+                    d.aqui.as_deref().unwrap_or_default()
+                );
             }
             println!("\nResultados en target/mediciones/{}/resultados.json ({:.0} s en total).", r.modo, r.segundos);
             if !r.problemas.is_empty() {
@@ -451,10 +462,7 @@ fn reiniciar(raiz: &Path, e: &ejercicios::Ejercicio, si: bool) -> Result<(), Str
     let copia = copias.join(format!("{}-{segundos}.rs", e.nombre));
     let relativa = copia.strip_prefix(raiz).unwrap_or(&copia).display().to_string();
     if !si
-        && !confirmar(&format!(
-            "¿Devuelvo «{}» a su código inicial? Tu versión se guardará en {relativa}.",
-            e.nombre
-        ))
+        && !confirmar(&format!("¿Devuelvo «{}» a su código inicial? Tu versión se guardará en {relativa}.", e.nombre))
     {
         println!("No he cambiado nada.");
         return Ok(());
@@ -525,7 +533,9 @@ fn vigilar(raiz: &Path, manual: bool) -> Result<(), String> {
             }
         }
         if automatico {
-            println!("\nGuarda el archivo para volver a probar. p+Enter: pista · l+Enter: lista · q+Enter: salir · Enter: probar ya");
+            println!(
+                "\nGuarda el archivo para volver a probar. p+Enter: pista · l+Enter: lista · q+Enter: salir · Enter: probar ya"
+            );
         } else {
             println!("\nEnter: volver a probar · p+Enter: pista · l+Enter: lista · q+Enter: salir");
         }

@@ -120,7 +120,13 @@ pub fn cargar(raiz: &Path) -> Result<Vec<Registro>, String> {
         };
         let texto = fs::read_to_string(raiz.join("book").join(format!("{capitulo}.md"))).unwrap_or_default();
         let titulo = crate::libro::titulo(&texto).unwrap_or(&capitulo).to_string();
-        registros.push(Registro { capitulo, titulo, genera: archivo.genera, datos: archivo.dato, razones: archivo.razon });
+        registros.push(Registro {
+            capitulo,
+            titulo,
+            genera: archivo.genera,
+            datos: archivo.dato,
+            razones: archivo.razon,
+        });
     }
     Ok(registros)
 }
@@ -296,13 +302,20 @@ pub fn comprobar(raiz: &Path) -> Vec<String> {
         }
         for z in &r.razones {
             for v in [&z.mayor, &z.menor] {
-                let medido = r.datos.iter().any(|d| d.tipo == "medido" && d.valores.iter().any(|x| normalizar(x) == normalizar(v)));
+                let medido = r
+                    .datos
+                    .iter()
+                    .any(|d| d.tipo == "medido" && d.valores.iter().any(|x| normalizar(x) == normalizar(v)));
                 if !medido {
-                    problemas.push(format!("{ruta}: la razón «{}» usa «{v}», que no es un valor medido de este registro", z.que));
+                    problemas.push(format!(
+                        "{ruta}: la razón «{}» usa «{v}», que no es un valor medido de este registro",
+                        z.que
+                    ));
                 }
             }
             if cuantas_veces(&z.mayor, &z.menor).is_none() {
-                problemas.push(format!("{ruta}: no sé dividir «{}» entre «{}» (¿unidades distintas?)", z.mayor, z.menor));
+                problemas
+                    .push(format!("{ruta}: no sé dividir «{}» entre «{}» (¿unidades distintas?)", z.mayor, z.menor));
             }
         }
         let texto = fs::read_to_string(raiz.join("book").join(format!("{}.md", r.capitulo))).unwrap_or_default();
@@ -367,7 +380,13 @@ pub fn cuantas_veces(mayor: &str, menor: &str) -> Option<f64> {
 
 /// Un número con coma decimal y sin decimales de sobra.
 fn con_coma(x: f64) -> String {
-    let texto = if x >= 100.0 { format!("{x:.0}") } else if x >= 10.0 { format!("{x:.1}") } else { format!("{x:.2}") };
+    let texto = if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    };
     texto.replace('.', ",")
 }
 
@@ -502,13 +521,16 @@ pub fn orden_ejecutable(orden: &str, rapido: bool) -> Vec<String> {
 /// todos los capítulos, o de los que empiezan por `solo`), guarda la salida
 /// de cada una y `resultados.json` en `target/mediciones/<modo>/`, y busca
 /// en la salida la línea de cada dato medido.
-pub fn medir(raiz: &Path, rapido: bool, solo: Option<&str>, mut progreso: impl FnMut(&str)) -> Result<Resultados, String> {
+pub fn medir(
+    raiz: &Path,
+    rapido: bool,
+    solo: Option<&str>,
+    mut progreso: impl FnMut(&str),
+) -> Result<Resultados, String> {
     let inicio = Instant::now();
     let modo = if rapido { "rapido" } else { "completo" };
-    let registros: Vec<Registro> = cargar(raiz)?
-        .into_iter()
-        .filter(|r| solo.is_none_or(|s| r.capitulo.starts_with(s)))
-        .collect();
+    let registros: Vec<Registro> =
+        cargar(raiz)?.into_iter().filter(|r| solo.is_none_or(|s| r.capitulo.starts_with(s))).collect();
     if registros.is_empty() {
         return Err(format!("no hay ningún capítulo que empiece por «{}»", solo.unwrap_or_default()));
     }
@@ -570,10 +592,12 @@ pub fn medir(raiz: &Path, rapido: bool, solo: Option<&str>, mut progreso: impl F
             for _ in 0..3 {
                 let tx = tx.clone();
                 let (siguiente, ordenes, ejecutar) = (&siguiente, &ordenes, &ejecutar);
-                s.spawn(move || loop {
-                    let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((_, orden)) = ordenes.get(i) else { break };
-                    let _ = tx.send((i, ejecutar(orden)));
+                s.spawn(move || {
+                    loop {
+                        let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((_, orden)) = ordenes.get(i) else { break };
+                        let _ = tx.send((i, ejecutar(orden)));
+                    }
                 });
             }
             drop(tx);
@@ -597,7 +621,12 @@ pub fn medir(raiz: &Path, rapido: bool, solo: Option<&str>, mut progreso: impl F
         let archivo = carpeta.join(format!("{:02}-{}.txt", i + 1, paquete_de(orden).unwrap_or("orden")));
         fs::write(&archivo, format!("$ {}\n{texto}", partes.join(" "))).map_err(|e| e.to_string())?;
         if !salida.status.success() {
-            resultados.problemas.push(format!("«{}» acabó con {}; mira {}", partes.join(" "), salida.status, archivo.display()));
+            resultados.problemas.push(format!(
+                "«{}» acabó con {}; mira {}",
+                partes.join(" "),
+                salida.status,
+                archivo.display()
+            ));
         }
         resultados.ordenes.push(Ejecucion {
             capitulo: capitulo.clone(),
@@ -613,7 +642,10 @@ pub fn medir(raiz: &Path, rapido: bool, solo: Option<&str>, mut progreso: impl F
         for d in r.datos.iter().filter(|d| d.tipo == "medido") {
             let orden = d.orden.clone().unwrap_or_default();
             let aqui = d.linea.as_ref().and_then(|l| {
-                salidas.get(&orden).and_then(|s| s.lines().find(|x| x.contains(l.as_str()))).map(|x| x.trim().to_string())
+                salidas
+                    .get(&orden)
+                    .and_then(|s| s.lines().find(|x| x.contains(l.as_str())))
+                    .map(|x| x.trim().to_string())
             });
             if let (Some(l), None) = (&d.linea, &aqui) {
                 resultados.problemas.push(format!(
@@ -700,7 +732,10 @@ mod pruebas {
                      **Tiempo estimado:** 60 minutos.\n\
                      Capítulo 3, versión 1.54, p99 y x86_64: nada. Pero 1.8 KiB sí, y también 13,9\n  KiB partido.";
         let v: Vec<String> = valores_de_la_prosa(texto).into_iter().map(|(_, v)| v).collect();
-        assert_eq!(v, ["9,7 KiB", "21 121,9 MiB", "10 ms", "64 bytes", "39 veces", "99 %", "10x", "1.8 KiB", "13,9 KiB"]);
+        assert_eq!(
+            v,
+            ["9,7 KiB", "21 121,9 MiB", "10 ms", "64 bytes", "39 veces", "99 %", "10x", "1.8 KiB", "13,9 KiB"]
+        );
     }
 
     #[test]
@@ -719,8 +754,14 @@ mod pruebas {
             orden_ejecutable("cargo run --release -p leccion-02 --bin eco -- --hilos 10", true).join(" "),
             "cargo run -q -p leccion-02 --bin eco -- --hilos 10 --rapido"
         );
-        assert_eq!(orden_ejecutable("cargo run --release -p leccion-06", true).join(" "), "cargo run -q -p leccion-06 -- --rapido");
-        assert_eq!(orden_ejecutable("cargo run --release -p leccion-06", false).join(" "), "cargo run -q --release -p leccion-06");
+        assert_eq!(
+            orden_ejecutable("cargo run --release -p leccion-06", true).join(" "),
+            "cargo run -q -p leccion-06 -- --rapido"
+        );
+        assert_eq!(
+            orden_ejecutable("cargo run --release -p leccion-06", false).join(" "),
+            "cargo run -q --release -p leccion-06"
+        );
         assert_eq!(paquete_de("cargo run --release -p leccion-06 -- -p x"), Some("leccion-06"));
     }
 }

@@ -22,7 +22,8 @@ pub const DICCIONARIO: &str = "curso/diccionario.txt";
 
 /// Las palabras del curso: (términos, nombres).
 pub fn palabras_del_curso(raiz: &Path) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
-    let texto = std::fs::read_to_string(raiz.join(DICCIONARIO)).map_err(|e| format!("no puedo leer {DICCIONARIO}: {e}"))?;
+    let texto =
+        std::fs::read_to_string(raiz.join(DICCIONARIO)).map_err(|e| format!("no puedo leer {DICCIONARIO}: {e}"))?;
     let (mut terminos, mut nombres) = (BTreeSet::new(), BTreeSet::new());
     let mut seccion = "";
     for linea in texto.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
@@ -74,7 +75,9 @@ pub fn desconocidas(texto: &str, curso: &BTreeSet<String>) -> Result<BTreeSet<St
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|_| "no encuentro hunspell: instálalo (en Debian: apt-get install hunspell hunspell-es)".to_string())?;
+        .map_err(|_| {
+            "no encuentro hunspell: instálalo (en Debian: apt-get install hunspell hunspell-es)".to_string()
+        })?;
     let mut entrada = hijo.stdin.take().unwrap();
     let copia = texto.to_string();
     let escritor = std::thread::spawn(move || {
@@ -112,10 +115,7 @@ pub fn comprobar(raiz: &Path) -> Result<Vec<String>, String> {
         let malas = desconocidas(&prosa(&texto), &curso)?;
         if !malas.is_empty() {
             let nombre = pagina.file_name().unwrap().to_string_lossy();
-            problemas.push(format!(
-                "book/{nombre}: {}",
-                malas.into_iter().collect::<Vec<_>>().join(", ")
-            ));
+            problemas.push(format!("book/{nombre}: {}", malas.into_iter().collect::<Vec<_>>().join(", ")));
         }
     }
     let glosario = std::fs::read_to_string(raiz.join("book/glosario.md")).unwrap_or_default().to_lowercase();

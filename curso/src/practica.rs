@@ -89,7 +89,11 @@ pub fn estados(raiz: &Path, lista: &[Ejercicio]) -> Vec<Estado> {
             }
             match registro.ejercicio.get(&e.nombre) {
                 Some(r) if Some(&r.hash) == actual.as_ref() => {
-                    if r.paso { Estado::Hecho } else { Estado::Falla }
+                    if r.paso {
+                        Estado::Hecho
+                    } else {
+                        Estado::Falla
+                    }
                 }
                 _ => Estado::SinComprobar,
             }
@@ -156,12 +160,8 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio], e: &Ejercicio) -> Result<Resu
         .map_err(|err| format!("no puedo ejecutar cargo: {err}"))?;
     let stdout = String::from_utf8_lossy(&salida.stdout);
     let stderr = String::from_utf8_lossy(&salida.stderr);
-    let mut informe = format!(
-        "Ejercicio «{}»: {}\nArchivo: {}\n\n",
-        e.nombre,
-        e.titulo,
-        e.carpeta().join(&e.archivo).display()
-    );
+    let mut informe =
+        format!("Ejercicio «{}»: {}\nArchivo: {}\n\n", e.nombre, e.titulo, e.carpeta().join(&e.archivo).display());
     let corrio = stdout.lines().any(|l| l.starts_with("running "));
     if salida.status.success() {
         informe.push_str(&format!("✔ Pasan sus {} pruebas.\n", e.pruebas.len()));
@@ -172,9 +172,10 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio], e: &Ejercicio) -> Result<Resu
         let errores = errores_de_compilacion(&stderr);
         informe.push_str("✘ No compila. Esto dice el compilador:\n\n");
         informe.push_str(&errores);
-        if let Some(otro) = lista.iter().find(|o| {
-            o.capitulo == e.capitulo && o.nombre != e.nombre && errores.contains(o.archivo.as_str())
-        }) {
+        if let Some(otro) = lista
+            .iter()
+            .find(|o| o.capitulo == e.capitulo && o.nombre != e.nombre && errores.contains(o.archivo.as_str()))
+        {
             informe.push_str(&format!(
                 "\nOjo: el error está en el archivo de otro ejercicio, «{}» ({}). Las pruebas de un \
                  capítulo se compilan juntas: resuelve ese primero.\n",
@@ -231,7 +232,8 @@ pub fn fallos_de_pruebas(stdout: &str) -> Vec<(String, String)> {
             continue;
         }
         let Some((_, mensaje)) = actual.as_mut() else { continue };
-        if linea.starts_with("note: ") || linea.starts_with("stack backtrace") || linea.is_empty() && mensaje.is_empty() {
+        if linea.starts_with("note: ") || linea.starts_with("stack backtrace") || linea.is_empty() && mensaje.is_empty()
+        {
             continue;
         }
         if let Some(resto) = linea.strip_prefix("thread '") {

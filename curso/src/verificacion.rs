@@ -282,7 +282,8 @@ fn copiar_carpeta(
     reemplazos: &BTreeMap<PathBuf, Vec<u8>>,
     escritos: &mut BTreeSet<PathBuf>,
 ) -> Result<(), String> {
-    let entradas = fs::read_dir(origen.join(relativa)).map_err(|e| format!("no puedo leer {}: {e}", origen.display()))?;
+    let entradas =
+        fs::read_dir(origen.join(relativa)).map_err(|e| format!("no puedo leer {}: {e}", origen.display()))?;
     for entrada in entradas.flatten() {
         let nombre = entrada.file_name();
         if nombre == "target" {
@@ -294,7 +295,9 @@ fn copiar_carpeta(
         } else {
             let contenido = match reemplazos.get(&rel) {
                 Some(c) => c.clone(),
-                None => fs::read(entrada.path()).map_err(|e| format!("no puedo leer {}: {e}", entrada.path().display()))?,
+                None => {
+                    fs::read(entrada.path()).map_err(|e| format!("no puedo leer {}: {e}", entrada.path().display()))?
+                }
             };
             escribir_bytes(&destino.join(&rel), &contenido)?;
             escritos.insert(destino.join(&rel));
@@ -343,7 +346,10 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
         .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
     // Las demos de las soluciones (`cargo run -p soluciones-NN`).
     let mut demos = cargo();
-    demos.args(["build", "--bins", "--message-format=json", "--quiet"]).arg("--manifest-path").arg(base.join("Cargo.toml"));
+    demos
+        .args(["build", "--bins", "--message-format=json", "--quiet"])
+        .arg("--manifest-path")
+        .arg(base.join("Cargo.toml"));
     for (paquete, _) in variantes.iter().filter(|(_, v)| v.tipo == Tipo::Solucion) {
         demos.args(["-p", paquete]);
     }
@@ -353,11 +359,10 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
-    let por_manifiesto: BTreeMap<PathBuf, String> = variantes
-        .iter()
-        .map(|(paquete, v)| (v.dir.join("Cargo.toml"), paquete.clone()))
-        .collect();
-    let mensajes = String::from_utf8_lossy(&salida.stdout).into_owned() + &String::from_utf8_lossy(&salida_demos.stdout);
+    let por_manifiesto: BTreeMap<PathBuf, String> =
+        variantes.iter().map(|(paquete, v)| (v.dir.join("Cargo.toml"), paquete.clone())).collect();
+    let mensajes =
+        String::from_utf8_lossy(&salida.stdout).into_owned() + &String::from_utf8_lossy(&salida_demos.stdout);
     for linea in mensajes.lines() {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(linea) else { continue };
         let Some(manifiesto) = msg["manifest_path"].as_str() else { continue };
@@ -449,21 +454,27 @@ fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -
     resultados
 }
 
-fn en_paralelo(trabajos: Vec<(PathBuf, PathBuf, Vec<String>, Duration)>, hilos: usize, todas_a_la_vez: bool) -> Resultados {
+fn en_paralelo(
+    trabajos: Vec<(PathBuf, PathBuf, Vec<String>, Duration)>,
+    hilos: usize,
+    todas_a_la_vez: bool,
+) -> Resultados {
     let siguiente = std::sync::atomic::AtomicUsize::new(0);
     let hechos = std::sync::Mutex::new(Resultados::new());
     std::thread::scope(|s| {
         for _ in 0..hilos {
-            s.spawn(|| loop {
-                let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((exe, dir, nombres, limite)) = trabajos.get(i) else { break };
-                let mut args = vec!["--exact".to_string()];
-                if todas_a_la_vez {
-                    args.push(format!("--test-threads={}", nombres.len().max(1)));
+            s.spawn(|| {
+                loop {
+                    let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((exe, dir, nombres, limite)) = trabajos.get(i) else { break };
+                    let mut args = vec!["--exact".to_string()];
+                    if todas_a_la_vez {
+                        args.push(format!("--test-threads={}", nombres.len().max(1)));
+                    }
+                    args.extend(nombres.iter().cloned());
+                    let r = correr_con_limite(exe, dir, &args, *limite);
+                    hechos.lock().unwrap().insert((exe.clone(), nombres.clone()), r);
                 }
-                args.extend(nombres.iter().cloned());
-                let r = correr_con_limite(exe, dir, &args, *limite);
-                hechos.lock().unwrap().insert((exe.clone(), nombres.clone()), r);
             });
         }
     });
@@ -488,7 +499,8 @@ pub fn correr(exe: &Path, dir: &Path, args: &[String]) -> Result<Ejecucion, Stri
 
 /// Como [`correr`], pero da la ejecución por colgada pasado `limite`.
 fn correr_con_limite(exe: &Path, dir: &Path, args: &[String], limite: Duration) -> Result<Ejecucion, String> {
-    let tmp = std::env::temp_dir().join(format!("curso-prueba-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let tmp =
+        std::env::temp_dir().join(format!("curso-prueba-{}-{:?}", std::process::id(), std::thread::current().id()));
     let archivo = fs::File::create(&tmp).map_err(|e| e.to_string())?;
     let mut hijo = Command::new(exe)
         .args(args)
@@ -512,10 +524,8 @@ fn correr_con_limite(exe: &Path, dir: &Path, args: &[String], limite: Duration) 
     };
     let salida = fs::read_to_string(&tmp).unwrap_or_default();
     let _ = fs::remove_file(&tmp);
-    let corridas = salida
-        .lines()
-        .find_map(|l| l.strip_prefix("running ")?.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0);
+    let corridas =
+        salida.lines().find_map(|l| l.strip_prefix("running ")?.split_whitespace().next()?.parse().ok()).unwrap_or(0);
     let segundos = inicio.elapsed().as_secs_f64();
     Ok(Ejecucion { pasan: estado.is_some_and(|e| e.success()), corridas, colgada, salida, segundos })
 }
@@ -596,9 +606,9 @@ fn comprobar_capitulo(
                 "exercises/{capitulo} no compila y ningún ejercicio es «haz que compile»:\n{}",
                 inicial.errores.first().map(|e| e.texto.as_str()).unwrap_or_default()
             )),
-            (true, true) => problemas.push(format!(
-                "exercises/{capitulo} compila, pero tiene un ejercicio «haz que compile»"
-            )),
+            (true, true) => {
+                problemas.push(format!("exercises/{capitulo} compila, pero tiene un ejercicio «haz que compile»"))
+            }
             _ => {}
         }
     }
@@ -616,11 +626,13 @@ fn comprobar_capitulo(
         let mut linea = format!("{n}: ");
         match (mutante, e.compilar) {
             (Some(v), true) => {
-                let senala = v.errores.iter().any(|err| err.archivos.iter().any(|a| Path::new(a).ends_with(&e.archivo)));
+                let senala =
+                    v.errores.iter().any(|err| err.archivos.iter().any(|a| Path::new(a).ends_with(&e.archivo)));
                 if v.ejecutable.is_some() {
                     problemas.push(format!("«{n}» es «haz que compile», pero su código inicial compila"));
                 } else if !senala {
-                    problemas.push(format!("«{n}»: el código inicial no compila, pero el error no está en {}", e.archivo));
+                    problemas
+                        .push(format!("«{n}»: el código inicial no compila, pero el error no está en {}", e.archivo));
                 } else {
                     linea.push_str("el código inicial no compila");
                 }
@@ -634,9 +646,9 @@ fn comprobar_capitulo(
                     Ok(r) if r.colgada => {
                         problemas.push(format!("«{n}»: con el código inicial, sus pruebas se cuelgan"))
                     }
-                    Ok(r) if r.pasan => problemas.push(format!(
-                        "«{n}»: sus pruebas pasan con el código inicial; no pueden fallar"
-                    )),
+                    Ok(r) if r.pasan => {
+                        problemas.push(format!("«{n}»: sus pruebas pasan con el código inicial; no pueden fallar"))
+                    }
                     Ok(r) if r.corridas != e.pruebas.len() => problemas.push(format!(
                         "«{n}»: se esperaban {} pruebas y corrieron {}",
                         e.pruebas.len(),
@@ -653,13 +665,11 @@ fn comprobar_capitulo(
             let tipo = Tipo::Incorrecta(i, incorrecta.clone());
             let Some(v) = variante(variantes, e, &tipo) else { continue };
             match &v.ejecutable {
-                None => problemas.push(format!(
-                    "«{n}»: la respuesta incorrecta {incorrecta} ni compila; así no prueba nada"
-                )),
+                None => problemas
+                    .push(format!("«{n}»: la respuesta incorrecta {incorrecta} ni compila; así no prueba nada")),
                 Some(exe) => match resultado(exe, &e.pruebas) {
-                    Ok(r) if r.pasan => problemas.push(format!(
-                        "«{n}»: la respuesta incorrecta {incorrecta} pasa las pruebas; faltan pruebas"
-                    )),
+                    Ok(r) if r.pasan => problemas
+                        .push(format!("«{n}»: la respuesta incorrecta {incorrecta} pasa las pruebas; faltan pruebas")),
                     Ok(_) => linea.push_str(&format!("; rechaza {incorrecta}")),
                     Err(err) => problemas.push(err),
                 },

@@ -50,7 +50,12 @@ fn los_enlaces_al_espacio_de_trabajo_van_al_repositorio() {
         nuevo,
         "Mira [la lección](https://github.com/a/b/blob/main/lessons/06-hilos-verdes/src/main.rs#L3) y [el glosario](glosario.md)."
     );
-    let carpeta = curso::libro::reescribir_enlaces("[x](../lessons/06-hilos-verdes/)", &raiz.join("book"), &raiz, "https://g/a/b");
+    let carpeta = curso::libro::reescribir_enlaces(
+        "[x](../lessons/06-hilos-verdes/)",
+        &raiz.join("book"),
+        &raiz,
+        "https://g/a/b",
+    );
     assert_eq!(carpeta, "[x](https://g/a/b/tree/main/lessons/06-hilos-verdes/)");
 }
 
@@ -69,7 +74,6 @@ fn los_enlaces_del_html_construido_resuelven_con_sus_anclas() {
     let destino = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("libro-enlaces");
     let hecho = curso::libro::construir(&raiz(), Some(&destino)).expect("el libro debe construirse");
     assert_eq!(hecho.errores, 0);
-    let problemas =
-        curso::comprobaciones::comprobar_html(&destino, &raiz(), curso::libro::REPOSITORIO_POR_DEFECTO);
+    let problemas = curso::comprobaciones::comprobar_html(&destino, &raiz(), curso::libro::REPOSITORIO_POR_DEFECTO);
     assert!(problemas.is_empty(), "enlaces rotos:\n- {}", problemas.join("\n- "));
 }

@@ -88,7 +88,8 @@ tipo = "citado"
     let p = problemas(&curso_minimo("mal", PROSA, mal));
     assert!(p.iter().any(|x| x.contains("«cargo run -p leccion-99»")), "{p:#?}");
     assert!(p.iter().any(|x| x.contains("«256 B» es citado y necesita «fuente»")), "{p:#?}");
-    let desconocido = "[[dato]]\nvalores = [\"10 ms\"]\nque = \"x\"\ntipo = \"parametro\"\ndonde = \"x\"\nfuenta = \"y\"\n";
+    let desconocido =
+        "[[dato]]\nvalores = [\"10 ms\"]\nque = \"x\"\ntipo = \"parametro\"\ndonde = \"x\"\nfuenta = \"y\"\n";
     let p = problemas(&curso_minimo("desconocido", PROSA, desconocido));
     assert!(p.iter().any(|x| x.contains("fuenta")), "un campo mal escrito debe señalarse: {p:#?}");
 }
@@ -107,7 +108,8 @@ fn la_pagina_de_mediciones_tiene_cada_capitulo_con_registro() {
 /// salida de su orden. No mide nada en serio: eso es `cargo curso mide`.
 #[test]
 fn todas_las_mediciones_se_ejecutan_en_modo_rapido() {
-    let r = curso::mediciones::medir(&raiz(), true, None, |p| eprintln!("… {p}")).expect("la orden de medida debe arrancar");
+    let r = curso::mediciones::medir(&raiz(), true, None, |p| eprintln!("… {p}"))
+        .expect("la orden de medida debe arrancar");
     assert!(r.problemas.is_empty(), "problemas:\n- {}", r.problemas.join("\n- "));
     assert!(r.ordenes.len() >= 10, "muy pocas órdenes de medida: {}", r.ordenes.len());
     let json = fs::read_to_string(raiz().join("target/mediciones/rapido/resultados.json")).expect("resultados.json");

@@ -10,6 +10,6 @@
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después. Si
 //! te atascas, `cargo curso pista NOMBRE` te da una pista.
 
-pub mod tramos;
 pub mod aforo;
 pub mod cronometro;
+pub mod tramos;

@@ -5,7 +5,7 @@
 mod tramos {
     use std::time::Duration;
 
-    use espera::tramos::{clasifica, reparte, Clase, Reparto, Tramo};
+    use espera::tramos::{Clase, Reparto, Tramo, clasifica, reparte};
 
     fn us(n: u64) -> Duration {
         Duration::from_micros(n)
@@ -143,7 +143,7 @@ mod aforo {
 mod cronometro {
     use std::time::Duration;
 
-    use espera::cronometro::{mide, Medida};
+    use espera::cronometro::{Medida, mide};
     use tokio::time::{advance, sleep};
 
     const MS: Duration = Duration::from_millis(1);
@@ -175,11 +175,7 @@ mod cronometro {
         })
         .await;
         assert_eq!(valor, "hecho");
-        assert_eq!(
-            medida.ocupado,
-            4 * MS,
-            "los 4 ms que pasan dentro de un sondeo son tiempo ocupado"
-        );
+        assert_eq!(medida.ocupado, 4 * MS, "los 4 ms que pasan dentro de un sondeo son tiempo ocupado");
         assert_eq!(
             medida.esperando,
             10 * MS,

@@ -154,7 +154,7 @@ mod eco {
 }
 
 mod estado {
-    use por_conexion::estado::{campo, en_bytes, lee, por_hilo, Estado};
+    use por_conexion::estado::{Estado, campo, en_bytes, lee, por_hilo};
 
     /// Un trozo de `/proc/self/status` de la máquina de referencia del curso.
     const STATUS: &str = "Name:\tleccion-02\n\
@@ -178,11 +178,7 @@ mod estado {
         assert_eq!(campo(STATUS, "Threads"), Some("1001"));
         assert_eq!(campo(STATUS, "Cpus_allowed_list"), Some("0-1"));
         assert_eq!(campo(STATUS, "Cpus_allowed"), Some("3"));
-        assert_eq!(
-            campo(STATUS, "Rss"),
-            None,
-            "«Rss» no es «RssAnon»: compara el nombre entero, hasta los dos puntos"
-        );
+        assert_eq!(campo(STATUS, "Rss"), None, "«Rss» no es «RssAnon»: compara el nombre entero, hasta los dos puntos");
         assert_eq!(campo(STATUS, "VmSwap"), None, "un campo que no está: None");
     }
 

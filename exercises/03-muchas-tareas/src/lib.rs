@@ -9,6 +9,6 @@
 //!
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
-pub mod eco;
 pub mod acepta;
+pub mod eco;
 pub mod lineas;

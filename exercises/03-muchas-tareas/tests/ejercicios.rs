@@ -74,18 +74,9 @@ mod eco {
 
     #[tokio::test(start_paused = true)]
     async fn devuelve_cada_mensaje() {
-        let guion = Builder::new()
-            .read(b"hola\n")
-            .write(b"hola\n")
-            .read(b"que tal\n")
-            .write(b"que tal\n")
-            .build();
+        let guion = Builder::new().read(b"hola\n").write(b"hola\n").read(b"que tal\n").write(b"que tal\n").build();
         let total = conversa(atiende(guion)).await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            total.expect("atiende no debería fallar"),
-            13,
-            "debe devolver cuántos bytes devolvió: 5 + 8"
-        );
+        assert_eq!(total.expect("atiende no debería fallar"), 13, "debe devolver cuántos bytes devolvió: 5 + 8");
     }
 
     #[tokio::test(start_paused = true)]
@@ -95,9 +86,9 @@ mod eco {
         for trozo in [&b"uno "[..], b"dos ", b"tres ", b"cuatro ", b"cinco\n"] {
             guion.read(trozo).write(trozo);
         }
-        let total = conversa(atiende(guion.build())).await.unwrap_or_else(|e| {
-            panic!("{e}\nRecuerda: lee en un bucle hasta que read devuelva 0 (el cliente cerró)")
-        });
+        let total = conversa(atiende(guion.build()))
+            .await
+            .unwrap_or_else(|e| panic!("{e}\nRecuerda: lee en un bucle hasta que read devuelva 0 (el cliente cerró)"));
         assert_eq!(total.expect("atiende no debería fallar"), 26, "4 + 4 + 5 + 7 + 6 bytes");
     }
 
@@ -189,10 +180,7 @@ mod acepta {
         let servidor = tokio::spawn(sirve(escucha, async move {
             let _ = senal.await;
         }));
-        let clientes = vec![
-            TcpStream::connect(direccion).await.unwrap(),
-            TcpStream::connect(direccion).await.unwrap(),
-        ];
+        let clientes = vec![TcpStream::connect(direccion).await.unwrap(), TcpStream::connect(direccion).await.unwrap()];
         assert_eq!(saludados(&clientes).await, 2, "los dos clientes deben recibir su saludo");
 
         apaga.send(()).unwrap();
@@ -215,7 +203,7 @@ mod acepta {
 mod lineas {
     use tokio_test::io::Builder;
 
-    use muchas_tareas::lineas::{atiende_lineas, responde, Respuesta};
+    use muchas_tareas::lineas::{Respuesta, atiende_lineas, responde};
 
     use crate::apoyo::conversa;
 
@@ -230,12 +218,7 @@ mod lineas {
 
     #[tokio::test(start_paused = true)]
     async fn una_linea_cada_vez() {
-        let guion = Builder::new()
-            .read(b"ECO hola\n")
-            .write(b"hola\n")
-            .read(b"SUMA 2 40\n")
-            .write(b"42\n")
-            .build();
+        let guion = Builder::new().read(b"ECO hola\n").write(b"hola\n").read(b"SUMA 2 40\n").write(b"42\n").build();
         let contestadas = conversa(atiende_lineas(guion)).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(contestadas.expect("no debería fallar"), 2, "debe devolver cuántas líneas contestó");
     }
@@ -266,7 +249,8 @@ mod lineas {
     #[tokio::test(start_paused = true)]
     async fn adios_contesta_y_cierra() {
         // Lo que venga después de ADIOS no se contesta.
-        let guion = Builder::new().read(b"ECO uno\n").write(b"uno\n").read(b"ADIOS\nECO dos\n").write(b"ADIOS\n").build();
+        let guion =
+            Builder::new().read(b"ECO uno\n").write(b"uno\n").read(b"ADIOS\nECO dos\n").write(b"ADIOS\n").build();
         let contestadas = conversa(atiende_lineas(guion)).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             contestadas.expect("después de ADIOS no hay que escribir nada más"),

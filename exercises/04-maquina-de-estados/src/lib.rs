@@ -9,6 +9,6 @@
 //!
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
-pub mod cuenta;
 pub mod bloquea;
+pub mod cuenta;
 pub mod senal;

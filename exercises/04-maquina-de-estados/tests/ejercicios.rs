@@ -56,7 +56,7 @@ mod bloquea {
     use std::future::Future;
     use std::pin::Pin;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::{mpsc, Arc};
+    use std::sync::{Arc, mpsc};
     use std::task::{Context, Poll};
     use std::thread;
     use std::time::Duration;
@@ -205,7 +205,7 @@ mod senal {
     use tokio_test::task::spawn;
     use tokio_test::{assert_pending, assert_ready};
 
-    use maquina_de_estados::senal::{senal, Espera};
+    use maquina_de_estados::senal::{Espera, senal};
 
     #[test]
     fn pendiente_hasta_que_se_activa() {

@@ -8,9 +8,9 @@
 //! un contador y cede el control, una y otra vez.
 
 mod apoyo {
+    use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc;
-    use std::sync::Arc;
     use std::thread::{self, ThreadId};
     use std::time::Duration;
 
@@ -117,10 +117,8 @@ mod aparta {
         let tarea = tokio::spawn(aparta(|| -> u32 { panic!("fallo en el cálculo") }));
         let error = tarea.await.expect_err("si el trabajo entra en pánico, aparta también");
         let panico = error.into_panic();
-        let mensaje = panico
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| panico.downcast_ref::<String>().map(String::as_str));
+        let mensaje =
+            panico.downcast_ref::<&str>().copied().or_else(|| panico.downcast_ref::<String>().map(String::as_str));
         assert_eq!(
             mensaje,
             Some("fallo en el cálculo"),
@@ -178,7 +176,7 @@ mod en_rayon {
 mod trocea {
     use std::sync::atomic::Ordering;
 
-    use cuando_async::trocea::{cuenta_primos, TROZO};
+    use cuando_async::trocea::{TROZO, cuenta_primos};
 
     use crate::apoyo::lanza_ticker;
 

@@ -15,10 +15,7 @@ use tokio::task::JoinHandle;
 /// Añade `nuevas` al final de `registro`, en orden, cediendo el control tras
 /// cada palabra. La tarea devuelve cuántas palabras tiene el registro al
 /// terminar.
-pub fn anota_en_segundo_plano(
-    registro: Arc<Mutex<Vec<String>>>,
-    nuevas: Vec<String>,
-) -> JoinHandle<usize> {
+pub fn anota_en_segundo_plano(registro: Arc<Mutex<Vec<String>>>, nuevas: Vec<String>) -> JoinHandle<usize> {
     tokio::spawn(async move {
         let mut lista = registro.lock().unwrap();
         for palabra in nuevas {

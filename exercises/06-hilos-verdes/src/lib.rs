@@ -9,6 +9,6 @@
 //!
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
+pub mod junta;
 pub mod lanzable;
 pub mod reparte;
-pub mod junta;

@@ -34,9 +34,7 @@ mod lanzable {
             tokio::task::yield_now().await;
         }
         {
-            let lista = registro
-                .try_lock()
-                .expect("el registro está bloqueado: no sueltes el candado solo al final");
+            let lista = registro.try_lock().expect("el registro está bloqueado: no sueltes el candado solo al final");
             assert!(
                 !lista.is_empty() && lista.len() < 1000,
                 "mientras la tarea trabaja, las otras tareas deben ver su avance \
@@ -52,7 +50,7 @@ mod reparte {
     use tokio::runtime::Handle;
     use tokio::time::Instant;
 
-    use hilos_verdes::reparte::{lanza, recoge, ESPERA};
+    use hilos_verdes::reparte::{ESPERA, lanza, recoge};
 
     /// 0² + 1² + ... + (n-1)²
     fn suma_de_cuadrados(n: u64) -> u64 {
@@ -114,7 +112,7 @@ mod junta {
     use tokio::runtime::Handle;
     use tokio::time::{Duration, Instant};
 
-    use hilos_verdes::junta::{pagina, Perfil, TARDA_PEDIDOS, TARDA_PERFIL};
+    use hilos_verdes::junta::{Perfil, TARDA_PEDIDOS, TARDA_PERFIL, pagina};
 
     #[tokio::test(start_paused = true)]
     async fn devuelve_perfil_y_pedidos() {

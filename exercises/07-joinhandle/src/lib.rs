@@ -9,6 +9,6 @@
 //!
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
+pub mod desenlaces;
 pub mod plazo;
 pub mod primera;
-pub mod desenlaces;

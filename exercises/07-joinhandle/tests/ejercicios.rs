@@ -51,7 +51,10 @@ mod plazo {
             7
         })
         .await;
-        assert!(matches!(final_, Final::Terminada(7)), "la tarea dio 7 a los 10 ms: esperaba Terminada(7), no {final_:?}");
+        assert!(
+            matches!(final_, Final::Terminada(7)),
+            "la tarea dio 7 a los 10 ms: esperaba Terminada(7), no {final_:?}"
+        );
         assert_eq!(
             inicio.elapsed(),
             Duration::from_millis(10),
@@ -133,7 +136,13 @@ mod primera {
     use joinhandle::primera::la_primera;
 
     /// Un trabajo que tarda `espera` ms y da `valor` (o entra en pánico).
-    async fn trabajo(espera: u64, valor: u32, falla: bool, soltadas: Arc<AtomicUsize>, terminadas: Arc<AtomicUsize>) -> u32 {
+    async fn trabajo(
+        espera: u64,
+        valor: u32,
+        falla: bool,
+        soltadas: Arc<AtomicUsize>,
+        terminadas: Arc<AtomicUsize>,
+    ) -> u32 {
         let _guarda = Guarda(soltadas);
         sleep(Duration::from_millis(espera)).await;
         terminadas.fetch_add(1, Ordering::SeqCst);

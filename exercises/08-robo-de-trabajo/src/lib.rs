@@ -12,6 +12,6 @@
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
 pub mod desborda;
+pub mod elige;
 pub mod lote;
 pub mod roba;
-pub mod elige;

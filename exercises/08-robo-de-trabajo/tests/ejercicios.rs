@@ -152,11 +152,7 @@ mod roba {
         );
         assert_eq!(victima.len(), 4, "no debe tocar a la víctima");
         let mut ladrona = cola(&[1, 2, 3, 4]);
-        assert_eq!(
-            roba_mitad(&mut victima, &mut ladrona, 8),
-            2,
-            "con 4 de 8 (justo la mitad) sí puede robar"
-        );
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 8), 2, "con 4 de 8 (justo la mitad) sí puede robar");
     }
 
     #[test]
@@ -197,11 +193,7 @@ mod roba {
         let mut colas = vec![cola(&[]), cola(&[]), cola(&[])];
         assert_eq!(roba_a_alguien(&mut colas, 1, 0, 8), None, "nadie tiene tareas");
         let mut colas = vec![cola(&[1, 2, 3, 4, 5]), cola(&[6, 7])];
-        assert_eq!(
-            roba_a_alguien(&mut colas, 0, 1, 8),
-            None,
-            "la ladrona tiene 5 de 8: no debe robar a nadie"
-        );
+        assert_eq!(roba_a_alguien(&mut colas, 0, 1, 8), None, "la ladrona tiene 5 de 8: no debe robar a nadie");
     }
 }
 
@@ -254,12 +246,7 @@ mod elige {
         }
         assert_eq!(
             origenes,
-            vec![
-                (1, Origen::Ranura),
-                (2, Origen::Ranura),
-                (1, Origen::Ranura),
-                (99, Origen::Local),
-            ],
+            vec![(1, Origen::Ranura), (2, Origen::Ranura), (1, Origen::Ranura), (99, Origen::Local),],
             "tras 3 tareas seguidas de la ranura, la de la ranura va al final de la cola local \
              y la 99, que esperaba, pasa primero"
         );

@@ -21,10 +21,10 @@ pub mod tarea;
 pub mod una_cola;
 
 // Los ejercicios, en orden.
+pub mod aparca;
+pub mod equidad;
 pub mod roba;
 pub mod siguiente;
-pub mod equidad;
-pub mod aparca;
 
 pub use ejecutor::Ejecutor;
 pub use robo::Robo;

@@ -11,8 +11,8 @@
 
 mod comun {
     use std::collections::VecDeque;
-    use std::sync::mpsc;
     use std::sync::Arc;
+    use std::sync::mpsc;
     use std::thread;
     use std::time::{Duration, Instant};
 
@@ -79,7 +79,11 @@ mod roba {
         let (victima, ladron) = (cola(0..5), cola([]));
         let primera = roba_mitad(&victima, &ladron).expect("la víctima tenía 5 tareas: debes robar algo");
         assert_eq!(primera.id, 0, "devuelve la primera robada, la más antigua (el frente de la víctima)");
-        assert_eq!(ids(&ladron), [1, 2], "de 5 tareas se roban 3 (la mitad hacia arriba): una se sondea y dos van a tu cola");
+        assert_eq!(
+            ids(&ladron),
+            [1, 2],
+            "de 5 tareas se roban 3 (la mitad hacia arriba): una se sondea y dos van a tu cola"
+        );
         assert_eq!(ids(&victima), [3, 4], "a la víctima le quedan las 2 más nuevas");
 
         let (victima, ladron) = (cola(0..4), cola([]));
@@ -158,14 +162,18 @@ mod roba {
             todas.sort();
             todas
         });
-        assert_eq!(total, (0..200).collect::<Vec<_>>(), "después de robar y robar, cada tarea debe seguir en una cola, una sola vez");
+        assert_eq!(
+            total,
+            (0..200).collect::<Vec<_>>(),
+            "después de robar y robar, cada tarea debe seguir en una cola, una sola vez"
+        );
     }
 }
 
 mod siguiente {
     use std::sync::Arc;
 
-    use planificador::robo::{Compartido, Trabajador, MAX_LIFO_SEGUIDAS};
+    use planificador::robo::{Compartido, MAX_LIFO_SEGUIDAS, Trabajador};
     use planificador::tarea::Tarea;
 
     use super::comun::{ids, tareas};
@@ -219,7 +227,11 @@ mod siguiente {
              salieron {orden:?}: ¿falta el tope de la ranura?"
         );
         assert_eq!(orden[..=tope], [1, 2, 1, 10], "tres de la ranura (el tope) y entonces la cola");
-        assert_eq!(orden[tope + 1], 2, "la de la ranura no se pierde al llegar al tope: va al final de la cola ({orden:?})");
+        assert_eq!(
+            orden[tope + 1],
+            2,
+            "la de la ranura no se pierde al llegar al tope: va al final de la cola ({orden:?})"
+        );
     }
 
     #[test]
@@ -227,7 +239,11 @@ mod siguiente {
         let (c, mut t) = un_trabajador([10, 11]);
         t.pon_en_ranura(&c, Tarea::de_prueba(1));
         t.lifo_seguidas = MAX_LIFO_SEGUIDAS;
-        assert_eq!(t.siguiente_local(&c).map(|t| t.id), Some(10), "con el tope alcanzado, sale el frente de la cola local");
+        assert_eq!(
+            t.siguiente_local(&c).map(|t| t.id),
+            Some(10),
+            "con el tope alcanzado, sale el frente de la cola local"
+        );
         assert!(t.ranura_lifo.is_none(), "la ranura queda vacía");
         assert_eq!(ids(&c.locales[0]), [11, 1], "la tarea de la ranura pasa al FINAL de la cola local");
     }
@@ -248,14 +264,17 @@ mod siguiente {
         let (c, mut t) = un_trabajador([]);
         t.lifo_seguidas = 2;
         assert!(t.siguiente_local(&c).is_none());
-        assert_eq!(t.lifo_seguidas, 0, "si la tarea no sale de la ranura (aunque no salga ninguna), la cuenta vuelve a 0");
+        assert_eq!(
+            t.lifo_seguidas, 0,
+            "si la tarea no sale de la ranura (aunque no salga ninguna), la cuenta vuelve a 0"
+        );
     }
 }
 
 mod equidad {
     use std::sync::Arc;
 
-    use planificador::robo::{Compartido, Trabajador, INTERVALO_GLOBAL};
+    use planificador::robo::{Compartido, INTERVALO_GLOBAL, Trabajador};
 
     use super::comun::{ids, tareas};
 
@@ -275,7 +294,11 @@ mod equidad {
         let (c, mut t) = dos_trabajadores();
         c.locales[0].lock().unwrap().extend(tareas([10]));
         c.inyector.lock().unwrap().extend(tareas([20]));
-        assert_eq!(t.busca_tarea(&c).map(|t| t.id), Some(10), "en una vuelta normal, primero lo tuyo (siguiente_local)");
+        assert_eq!(
+            t.busca_tarea(&c).map(|t| t.id),
+            Some(10),
+            "en una vuelta normal, primero lo tuyo (siguiente_local)"
+        );
         assert_eq!(t.busca_tarea(&c).map(|t| t.id), Some(20), "sin nada propio, la cola global");
     }
 
@@ -295,7 +318,11 @@ mod equidad {
     fn sin_nada_propio_ni_global_roba() {
         let (c, mut t) = dos_trabajadores();
         c.locales[1].lock().unwrap().extend(tareas([30, 31, 32]));
-        assert_eq!(t.busca_tarea(&c).map(|t| t.id), Some(30), "si no hay nada tuyo ni en la cola global, roba (self.roba)");
+        assert_eq!(
+            t.busca_tarea(&c).map(|t| t.id),
+            Some(30),
+            "si no hay nada tuyo ni en la cola global, roba (self.roba)"
+        );
         assert_eq!(ids(&c.locales[0]), [31]);
         assert_eq!(ids(&c.locales[1]), [32]);
     }
@@ -309,7 +336,10 @@ mod equidad {
         for vuelta in 1..=INTERVALO_GLOBAL {
             let tarea = t.busca_tarea(&c).expect("hay trabajo de sobra");
             if tarea.id == 999 {
-                assert!(vuelta > 1, "la primera vuelta es para lo tuyo; la cola global, cada {INTERVALO_GLOBAL} vueltas");
+                assert!(
+                    vuelta > 1,
+                    "la primera vuelta es para lo tuyo; la cola global, cada {INTERVALO_GLOBAL} vueltas"
+                );
                 return;
             }
             c.empuja_local(0, tarea);
@@ -335,7 +365,8 @@ mod equidad {
             }
         }
         assert_eq!(
-            de_la_global, 2,
+            de_la_global,
+            2,
             "en {} vueltas con trabajo propio, la cola global se mira 2 veces, no en cada vuelta \
              (la cola global tiene un candado que comparten todos)",
             2 * INTERVALO_GLOBAL
@@ -353,7 +384,7 @@ mod aparca {
     use planificador::aparca::aparca;
     use planificador::robo::Compartido;
     use planificador::tarea::Tarea;
-    use planificador::{ceder, Ejecutor, Robo};
+    use planificador::{Ejecutor, Robo, ceder};
 
     use super::comun::{con_limite, espera_a};
 
@@ -439,7 +470,11 @@ mod aparca {
         });
         assert_eq!(suma, 9_999 * 10_000 / 2);
         let mal: Vec<usize> = (0..10_000).filter(|&i| veces[i].load(Ordering::Relaxed) != 1).collect();
-        assert!(mal.is_empty(), "cada tarea debe correr exactamente una vez; estas no: {:?}", &mal[..mal.len().min(10)]);
+        assert!(
+            mal.is_empty(),
+            "cada tarea debe correr exactamente una vez; estas no: {:?}",
+            &mal[..mal.len().min(10)]
+        );
     }
 
     /// Un nodo del árbol: lanza dos hijos (si le queda profundidad) y se
@@ -483,7 +518,11 @@ mod aparca {
             ejecutor.bloquea_en(fin).unwrap();
             ejecutor.apaga();
         });
-        assert_eq!(cuenta.hechas.load(Ordering::Relaxed), esperadas, "cada tarea del árbol corre una vez, ni más ni menos");
+        assert_eq!(
+            cuenta.hechas.load(Ordering::Relaxed),
+            esperadas,
+            "cada tarea del árbol corre una vez, ni más ni menos"
+        );
     }
 
     #[test]
@@ -566,19 +605,16 @@ mod aparca {
 
     #[test]
     fn todo_junto_un_aviso_desde_fuera_despierta_a_trabajadores_dormidos() {
-        con_limite(
-            "una tarea despertada desde fuera con todos los trabajadores dormidos no volvió a correr",
-            || {
-                let ejecutor = Robo::nuevo(2);
-                for ronda in 0..20u32 {
-                    let (tx, rx) = oneshot::channel::<u32>();
-                    let manija = ejecutor.lanza(async move { rx.await.unwrap() + 1 });
-                    espera_a("los dos trabajadores deberían acabar durmiendo", || ejecutor.dormidos() == 2);
-                    tx.send(ronda).unwrap(); // despierta a la tarea desde este hilo, que no es un trabajador
-                    assert_eq!(ejecutor.bloquea_en(manija), ronda + 1);
-                }
-                ejecutor.apaga();
-            },
-        );
+        con_limite("una tarea despertada desde fuera con todos los trabajadores dormidos no volvió a correr", || {
+            let ejecutor = Robo::nuevo(2);
+            for ronda in 0..20u32 {
+                let (tx, rx) = oneshot::channel::<u32>();
+                let manija = ejecutor.lanza(async move { rx.await.unwrap() + 1 });
+                espera_a("los dos trabajadores deberían acabar durmiendo", || ejecutor.dormidos() == 2);
+                tx.send(ronda).unwrap(); // despierta a la tarea desde este hilo, que no es un trabajador
+                assert_eq!(ejecutor.bloquea_en(manija), ronda + 1);
+            }
+            ejecutor.apaga();
+        });
     }
 }

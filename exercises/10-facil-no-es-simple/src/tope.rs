@@ -19,7 +19,7 @@
 use std::sync::Arc;
 
 use rayon::ThreadPool;
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::{Semaphore, oneshot};
 
 /// Un puente a Rayon con como mucho `max_en_vuelo` trabajos dentro a la vez.
 pub struct PuenteAcotado {

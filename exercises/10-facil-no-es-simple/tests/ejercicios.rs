@@ -16,9 +16,9 @@
 
 mod apoyo {
     use std::future::Future;
+    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc;
-    use std::sync::Arc;
     use std::time::Duration;
 
     use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -111,10 +111,10 @@ mod apoyo {
 mod puente {
     use std::sync::mpsc;
 
-    use dos_pools::puente::{a_rayon, FalloEnRayon};
+    use dos_pools::puente::{FalloEnRayon, a_rayon};
     use tokio_test::{assert_ready, task};
 
-    use crate::apoyo::{con_guarda, pool_de_un_hilo, GUARDA};
+    use crate::apoyo::{GUARDA, con_guarda, pool_de_un_hilo};
 
     #[tokio::test]
     async fn devuelve_el_resultado() {
@@ -187,8 +187,8 @@ mod puente {
 }
 
 mod tope {
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::task::Poll;
 
     use dos_pools::tope::PuenteAcotado;
@@ -287,12 +287,12 @@ mod tope {
 
 mod salta {
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{mpsc, Arc};
+    use std::sync::{Arc, mpsc};
 
     use dos_pools::salta::a_rayon_si_esperan;
     use tokio_test::{assert_pending, assert_ready, task};
 
-    use crate::apoyo::{con_guarda, pool_de_un_hilo, GUARDA};
+    use crate::apoyo::{GUARDA, con_guarda, pool_de_un_hilo};
 
     #[tokio::test]
     async fn devuelve_el_resultado() {

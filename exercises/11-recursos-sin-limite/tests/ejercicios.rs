@@ -11,8 +11,8 @@
 
 mod apoyo {
     use std::future::Future;
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
     /// Lo que ven los trabajos de las pruebas: cuántos están en marcha, el
@@ -80,9 +80,9 @@ mod limita {
     use std::sync::Arc;
 
     use recursos::limita::lanza_limitado;
-    use tokio::time::{sleep, Instant};
+    use tokio::time::{Instant, sleep};
 
-    use crate::apoyo::{ms, sin_colgarse, Vigia};
+    use crate::apoyo::{Vigia, ms, sin_colgarse};
 
     /// Un trabajo que se deja vigilar y tarda 10, 20 o 30 ms (virtuales).
     async fn trabajo(vigia: Arc<Vigia>, i: usize) -> usize {
@@ -114,10 +114,7 @@ mod limita {
              que seguir vivo hasta que el trabajo termine (ojo: `let _ = ...` lo suelta en esa \
              misma línea)"
         );
-        assert_eq!(
-            max, 5,
-            "nunca hubo 5 trabajos a la vez, y el límite es 5: un permiso por tarea, no uno para todas"
-        );
+        assert_eq!(max, 5, "nunca hubo 5 trabajos a la vez, y el límite es 5: un permiso por tarea, no uno para todas");
     }
 
     #[tokio::test(start_paused = true)]
@@ -260,11 +257,11 @@ mod despacha {
     use std::sync::Arc;
 
     use recursos::despacha::despacha;
-    use tokio::sync::mpsc::error::TrySendError;
     use tokio::sync::Semaphore;
+    use tokio::sync::mpsc::error::TrySendError;
     use tokio::time::sleep;
 
-    use crate::apoyo::{ms, sin_colgarse, Vigia};
+    use crate::apoyo::{Vigia, ms, sin_colgarse};
 
     /// Un trabajo que se deja vigilar y tarda 10, 20 o 30 ms (virtuales).
     async fn atiende(vigia: Arc<Vigia>, t: u64) {

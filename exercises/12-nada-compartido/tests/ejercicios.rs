@@ -86,7 +86,10 @@ mod almacen {
             efectos.iter().any(|e| matches!(e, Effect::Reply(Kv::Cerrado))),
             "Cierra debe responder Cerrado a quien lo pidió: {efectos:?}"
         );
-        assert!(efectos.iter().any(|e| matches!(e, Effect::Stop)), "Cierra debe terminar con Effect::Stop: {efectos:?}");
+        assert!(
+            efectos.iter().any(|e| matches!(e, Effect::Stop)),
+            "Cierra debe terminar con Effect::Stop: {efectos:?}"
+        );
     }
 
     #[test]
@@ -192,9 +195,9 @@ mod contrapresion {
 
 mod enruta {
     use nucleo::sim::Simulador;
-    use nucleo::{shard_de, Config, Dir, Isolate, Nucleo, Salida};
+    use nucleo::{Config, Dir, Isolate, Nucleo, Salida, shard_de};
 
-    use nada_compartido::enruta::{dir_de, Cajon, Enrutador, Kv};
+    use nada_compartido::enruta::{Cajon, Enrutador, Kv, dir_de};
 
     use super::espera;
 
@@ -251,10 +254,13 @@ mod enruta {
             sim.corre(10_000);
             let respuestas = sim.salida();
             let guardados = respuestas.iter().filter(|r| matches!(r, Kv::Guardado { .. })).count();
-            let ocupados: Vec<&str> = respuestas.iter().filter_map(|r| match r {
-                Kv::Ocupado { clave } => Some(clave.as_str()),
-                _ => None,
-            }).collect();
+            let ocupados: Vec<&str> = respuestas
+                .iter()
+                .filter_map(|r| match r {
+                    Kv::Ocupado { clave } => Some(clave.as_str()),
+                    _ => None,
+                })
+                .collect();
             assert_eq!(guardados, 4, "semilla {semilla}: caben 4 en el buzón del cajón: {respuestas:?}");
             assert_eq!(
                 ocupados.len(),
@@ -281,7 +287,11 @@ mod enruta {
             let shard = shard_de(clave.as_bytes(), 3);
             nucleo.try_send(enrutador, Kv::Pon { clave: clave.clone(), valor: i as i64 }).unwrap();
             let llegada = espera(&nucleo, "el Pon no tuvo respuesta: ¿reenvías con Effect::Forward?");
-            assert_eq!(llegada, Salida::Respuesta(Kv::Guardado { shard }), "«{clave}» debe guardarse en el shard {shard}");
+            assert_eq!(
+                llegada,
+                Salida::Respuesta(Kv::Guardado { shard }),
+                "«{clave}» debe guardarse en el shard {shard}"
+            );
             // Un cliente que lee directamente del cajón de la clave la encuentra.
             nucleo.try_send(Dir { shard, id: 0 }, Kv::Lee { clave: clave.clone() }).unwrap();
             let llegada = espera(&nucleo, "el cajón no respondió");

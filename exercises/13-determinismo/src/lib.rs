@@ -9,6 +9,6 @@
 //!
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
-pub mod protocolo;
 pub mod invariante;
+pub mod protocolo;
 pub mod reloj;

@@ -94,11 +94,11 @@ mod invariante {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use leccion_13::{Antifraude, Cajero, Msg, INGRESOS_RAPIDO, INGRESO_LENTO, RONDAS, SALDO_INICIAL};
+    use leccion_13::{Antifraude, Cajero, INGRESO_LENTO, INGRESOS_RAPIDO, Msg, RONDAS, SALDO_INICIAL};
     use nucleo::sim::Simulador;
     use nucleo::{Ctx, Dir, Effect, Isolate};
 
-    use determinismo::invariante::{primera_perdida, Escritura, Perdida};
+    use determinismo::invariante::{Escritura, Perdida, primera_perdida};
 
     fn e(leido: i64, nuevo: i64) -> Escritura {
         Escritura { cajero: Dir { shard: 0, id: 0 }, leido, nuevo }
@@ -211,7 +211,7 @@ mod reloj {
 
     use nucleo::{Azar, Ctx, Dir, Remitente};
 
-    use determinismo::reloj::{espera_reintento, Limitador, BASE, TOPE};
+    use determinismo::reloj::{BASE, Limitador, TOPE, espera_reintento};
 
     fn ctx_en(ms: u64) -> Ctx {
         Ctx::nuevo(Dir { shard: 0, id: 0 }, Remitente::Fuera, 1).con_ahora(Duration::from_millis(ms))
@@ -277,6 +277,10 @@ mod reloj {
             }
         }
         let mayor = (0..50).map(|s| esperas(s)[11]).max().unwrap();
-        assert!(mayor > TOPE / 2, "con el intento 11 el techo es el TOPE; en 50 semillas alguna espera pasa de {:?}", TOPE / 2);
+        assert!(
+            mayor > TOPE / 2,
+            "con el intento 11 el techo es el TOPE; en 50 semillas alguna espera pasa de {:?}",
+            TOPE / 2
+        );
     }
 }

@@ -9,6 +9,6 @@
 //!
 //! o, mejor, con `cargo curso verifica`, que te dice qué probar después.
 
-pub mod percentiles;
-pub mod dimensiona;
 pub mod descarte;
+pub mod dimensiona;
+pub mod percentiles;

@@ -7,7 +7,7 @@
 mod percentiles {
     use std::time::Duration;
 
-    use cual_elegir::percentiles::{percentil, resumen, Resumen};
+    use cual_elegir::percentiles::{Resumen, percentil, resumen};
 
     fn ms(v: &[u64]) -> Vec<Duration> {
         v.iter().map(|&m| Duration::from_millis(m)).collect()
@@ -61,7 +61,11 @@ mod percentiles {
         let r = resumen(&ms(&v)).unwrap();
         assert_eq!(
             r,
-            Resumen { p50: Duration::from_millis(500), p99: Duration::from_millis(990), maximo: Duration::from_millis(1000) }
+            Resumen {
+                p50: Duration::from_millis(500),
+                p99: Duration::from_millis(990),
+                maximo: Duration::from_millis(1000)
+            }
         );
     }
 }
@@ -69,7 +73,7 @@ mod percentiles {
 mod dimensiona {
     use std::time::Duration;
 
-    use cual_elegir::dimensiona::{limite, shards, Insuficiente};
+    use cual_elegir::dimensiona::{Insuficiente, limite, shards};
 
     #[test]
     fn shards_con_margen_y_hacia_arriba() {
@@ -130,9 +134,8 @@ mod descarte {
     #[test]
     fn los_permisos_vuelven_al_soltarlos() {
         let portero = Portero::new(10, 2);
-        let mut dentro: Vec<_> = (0..10)
-            .map(|n| portero.entra(if n < 8 { Prioridad::Normal } else { Prioridad::Alta }).unwrap())
-            .collect();
+        let mut dentro: Vec<_> =
+            (0..10).map(|n| portero.entra(if n < 8 { Prioridad::Normal } else { Prioridad::Alta }).unwrap()).collect();
         dentro.pop();
         assert_eq!(portero.libres(), 1);
         assert!(portero.entra(Prioridad::Normal).is_err(), "con 1 libre, una normal dejaría la reserva en 0");

@@ -96,9 +96,9 @@ pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, 
             "--rapido" => opciones.peticiones = 10,
             "--peticiones" => {
                 let valor = args.next().ok_or("falta el número después de --peticiones")?;
-                opciones.peticiones = valor.parse().map_err(|_| {
-                    format!("--peticiones espera un número entero positivo, no «{valor}»")
-                })?;
+                opciones.peticiones = valor
+                    .parse()
+                    .map_err(|_| format!("--peticiones espera un número entero positivo, no «{valor}»"))?;
                 if opciones.peticiones == 0 || opciones.peticiones > MAX_PETICIONES {
                     return Err(format!("--peticiones debe estar entre 1 y {MAX_PETICIONES}"));
                 }

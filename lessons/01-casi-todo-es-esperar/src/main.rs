@@ -11,8 +11,7 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use leccion_01::{
-    arranca_base_de_datos, conecta, cpu_del_hilo, fnv1a, lee_opciones, ESPERA_DE_LA_BASE,
-    TAMANO_DEL_CALCULO,
+    ESPERA_DE_LA_BASE, TAMANO_DEL_CALCULO, arranca_base_de_datos, conecta, cpu_del_hilo, fnv1a, lee_opciones,
 };
 
 /// Un tramo de la traza: cuánto duró en el reloj de pared y cuánta CPU gastó
@@ -154,10 +153,7 @@ fn demo(n: u32) -> std::io::Result<()> {
         None => println!("  CPU que gastó el hilo:        no disponible en este sistema"),
     }
     let por_peticion = total / n;
-    println!(
-        "  Un hilo así atiende:          {:.0} peticiones por segundo",
-        1.0 / por_peticion.as_secs_f64()
-    );
+    println!("  Un hilo así atiende:          {:.0} peticiones por segundo", 1.0 / por_peticion.as_secs_f64());
     println!(
         "  Si no esperase, atendería:    {:.0} peticiones por segundo",
         1.0 / por_peticion_calculo.as_secs_f64().max(1e-9)

@@ -14,8 +14,8 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 // ---------------------------------------------------------------------------
 // /proc
@@ -324,9 +324,7 @@ pub fn lee_opciones_hilos(args: impl IntoIterator<Item = String>) -> Result<Opci
             "--pila" => o.pila = Some(numero(&mut args, "--pila", MAX_PILA)?),
             "--arenas" => o.arenas = Some(numero(&mut args, "--arenas", MAX_ARENAS)?),
             otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --hilos N, --pila BYTES o --arenas N"
-                ))
+                return Err(format!("opción desconocida «{otro}»; usa --rapido, --hilos N, --pila BYTES o --arenas N"));
             }
         }
     }
@@ -409,13 +407,15 @@ mod pruebas {
 
     #[test]
     fn limites() {
-        let l = Limites { threads_max: Some(192_730), pid_max: Some(32_768), rlimit_nproc: Some(96_365), pids_max: None };
+        let l =
+            Limites { threads_max: Some(192_730), pid_max: Some(32_768), rlimit_nproc: Some(96_365), pids_max: None };
         assert_eq!(l.mas_estricto(), Some((32_768, "pid_max")));
         assert_eq!(l.permitidos(), 16_384);
         assert!(l.admite(16_384).is_ok());
         let e = l.admite(16_385).unwrap_err();
         assert!(e.contains("pid_max es 32768") && e.contains("16384"), "{e}");
-        let holgado = Limites { threads_max: Some(1_000_000), pid_max: Some(4_194_304), rlimit_nproc: None, pids_max: None };
+        let holgado =
+            Limites { threads_max: Some(1_000_000), pid_max: Some(4_194_304), rlimit_nproc: None, pids_max: None };
         assert_eq!(holgado.permitidos(), TOPE_DE_LA_LECCION);
         assert!(holgado.admite(20_001).unwrap_err().contains("no pasa de 20000"));
         let nada = Limites { threads_max: None, pid_max: None, rlimit_nproc: None, pids_max: None };

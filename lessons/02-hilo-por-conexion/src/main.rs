@@ -10,11 +10,11 @@
 //! ```
 
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use leccion_02::{kib, lee_opciones_hilos, limita_arenas, mib, Foto, Limites, OpcionesHilos};
+use leccion_02::{Foto, Limites, OpcionesHilos, kib, lee_opciones_hilos, limita_arenas, mib};
 
 fn main() {
     let opciones = match lee_opciones_hilos(std::env::args().skip(1)) {
@@ -117,17 +117,9 @@ fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
             let delta = |x: u64, y: u64| y.saturating_sub(x) as f64;
             println!("Hilos del proceso (/proc):   {} antes, {} con todos bloqueados", a.hilos, d.hilos);
             let v = delta(a.virtual_, d.virtual_);
-            println!(
-                "Memoria virtual (VmSize):    +{:.1} MiB = {:.1} KiB por hilo",
-                mib(v),
-                kib(v / n)
-            );
+            println!("Memoria virtual (VmSize):    +{:.1} MiB = {:.1} KiB por hilo", mib(v), kib(v / n));
             let r = delta(a.residente, d.residente);
-            println!(
-                "Memoria residente (VmRSS):   +{:.1} MiB = {:.1} KiB por hilo",
-                mib(r),
-                kib(r / n)
-            );
+            println!("Memoria residente (VmRSS):   +{:.1} MiB = {:.1} KiB por hilo", mib(r), kib(r / n));
             match (a.pila_nucleo, d.pila_nucleo) {
                 (Some(x), Some(y)) => {
                     let k = delta(x, y);

@@ -26,7 +26,8 @@ fn error(salida: &Output) -> String {
 #[test]
 fn hilos_en_modo_rapido() {
     let t = texto(&hilos(&["--rapido"]));
-    for esperado in ["Hilos pedidos: 100", "Límites de esta máquina:", "Hilos creados:               100", "por hilo"] {
+    for esperado in ["Hilos pedidos: 100", "Límites de esta máquina:", "Hilos creados:               100", "por hilo"]
+    {
         assert!(t.contains(esperado), "falta «{esperado}» en:\n{t}");
     }
     let con_proc = std::path::Path::new("/proc/self/status").exists();

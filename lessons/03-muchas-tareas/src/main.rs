@@ -23,10 +23,9 @@ use tokio::net::TcpStream;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::task::JoinSet;
 
-use leccion_03::servidores::{con_hilos, con_tokio, Contadores};
+use leccion_03::servidores::{Contadores, con_hilos, con_tokio};
 use leccion_03::{
-    campo_de_proc, conexiones_posibles, hilos_del_proceso, lee_opciones, sube_limite_de_archivos,
-    tope_de_hilos, Tipo,
+    Tipo, campo_de_proc, conexiones_posibles, hilos_del_proceso, lee_opciones, sube_limite_de_archivos, tope_de_hilos,
 };
 
 /// Lo más que puede durar la medida de un servidor, de principio a fin.
@@ -62,9 +61,8 @@ fn servidor(tipo: Tipo, max_hilos: usize) -> ExitCode {
         Tipo::Tokio => {
             // Un runtime multihilo normal: tantos hilos trabajadores como núcleos.
             let rt = tokio::runtime::Runtime::new().expect("no se pudo crear el runtime");
-            let escucha = rt
-                .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-                .expect("no se pudo abrir el puerto");
+            let escucha =
+                rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("no se pudo abrir el puerto");
             let puerto = escucha.local_addr().unwrap().port();
             rt.spawn(con_tokio::sirve(escucha, contadores.clone()));
             runtime = Some(rt);
@@ -168,10 +166,7 @@ fn cliente(pedidas: usize, max_hilos: usize) -> ExitCode {
     let conexiones = match sube_limite_de_archivos() {
         Some(l) => {
             let subido = if l.ahora > l.antes { format!(" (subido desde {})", l.antes) } else { String::new() };
-            println!(
-                "Límite de archivos abiertos (RLIMIT_NOFILE): blando {}{subido}, duro {}.",
-                l.ahora, l.duro
-            );
+            println!("Límite de archivos abiertos (RLIMIT_NOFILE): blando {}{subido}, duro {}.", l.ahora, l.duro);
             let caben = conexiones_posibles(pedidas, l.ahora);
             if caben < pedidas {
                 println!(

@@ -6,8 +6,8 @@
 //! Cada servidor lleva la cuenta de sus conexiones abiertas, para que el
 //! informe diga cuántas sostenía en el momento de medir.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Conexiones abiertas ahora y conexiones rechazadas desde el principio.
 #[derive(Debug, Default)]
@@ -36,8 +36,8 @@ impl Drop for Abierta {
 pub mod con_hilos {
     use std::io::{Read, Write};
     use std::net::{TcpListener, TcpStream};
-    use std::sync::atomic::Ordering;
     use std::sync::Arc;
+    use std::sync::atomic::Ordering;
     use std::thread;
 
     use super::{Abierta, Contadores};

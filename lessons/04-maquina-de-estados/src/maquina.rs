@@ -4,7 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::ceder::{ceder, Ceder};
+use crate::ceder::{Ceder, ceder};
 
 // ANCHOR: async_fn
 /// Calcula `2a + 3a` cediendo el control dos veces por el camino.

@@ -99,9 +99,9 @@ pub async fn peticion_pesada(escenario: Escenario, pool: Arc<rayon::ThreadPool>)
         Escenario::DentroDeLaTarea => calcula_durante(PESADA),
         // (c) El cálculo va al pool de hilos bloqueantes de Tokio; la tarea
         // espera el JoinHandle y suelta su hilo trabajador.
-        Escenario::SpawnBlocking => tokio::task::spawn_blocking(|| calcula_durante(PESADA))
-            .await
-            .expect("el cálculo no debería fallar"),
+        Escenario::SpawnBlocking => {
+            tokio::task::spawn_blocking(|| calcula_durante(PESADA)).await.expect("el cálculo no debería fallar")
+        }
         // (d) El cálculo va a un pool de Rayon; el resultado vuelve por un
         // canal oneshot, cuyo receptor es un *future* que la tarea espera.
         Escenario::Rayon => {
@@ -221,9 +221,8 @@ pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, 
             "--csv" => opciones.csv = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
             "--segundos" => {
                 let valor = args.next().ok_or("falta el número después de --segundos")?;
-                let s: u64 = valor
-                    .parse()
-                    .map_err(|_| format!("--segundos espera un número entero positivo, no «{valor}»"))?;
+                let s: u64 =
+                    valor.parse().map_err(|_| format!("--segundos espera un número entero positivo, no «{valor}»"))?;
                 if s == 0 || s > MAX_SEGUNDOS {
                     return Err(format!("--segundos debe estar entre 1 y {MAX_SEGUNDOS}"));
                 }

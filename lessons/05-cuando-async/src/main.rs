@@ -15,8 +15,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use leccion_05::{
-    lee_opciones, peor_por_ventana, peticion_pesada, resume, trabajo_ligero, Escenario, Resumen,
-    INTERVALO_LIGERAS, LENTA, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA,
+    Escenario, INTERVALO_LIGERAS, LENTA, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA, Resumen, lee_opciones,
+    peor_por_ventana, peticion_pesada, resume, trabajo_ligero,
 };
 
 fn main() {

@@ -94,17 +94,14 @@ pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, 
             "--rapido" => opciones.tareas = 1_000,
             "--tareas" => {
                 let valor = args.next().ok_or("falta el número después de --tareas")?;
-                opciones.tareas = valor
-                    .parse()
-                    .map_err(|_| format!("--tareas espera un número entero positivo, no «{valor}»"))?;
+                opciones.tareas =
+                    valor.parse().map_err(|_| format!("--tareas espera un número entero positivo, no «{valor}»"))?;
                 if opciones.tareas == 0 || opciones.tareas > MAX_TAREAS {
                     return Err(format!("--tareas debe estar entre 1 y {MAX_TAREAS}"));
                 }
             }
             otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido o --tareas N (hasta {MAX_TAREAS})"
-                ));
+                return Err(format!("opción desconocida «{otro}»; usa --rapido o --tareas N (hasta {MAX_TAREAS})"));
             }
         }
     }

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use leccion_06::{campo_de_proc, lee_opciones, pedido_hasta_ahora, AsignadorContador};
+use leccion_06::{AsignadorContador, campo_de_proc, lee_opciones, pedido_hasta_ahora};
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;

@@ -11,7 +11,12 @@ fn modo_rapido_imprime_sus_medidas() {
     let salida = leccion(&["--rapido"]);
     assert!(salida.status.success(), "{}", String::from_utf8_lossy(&salida.stderr));
     let texto = String::from_utf8(salida.stdout).unwrap();
-    for esperado in ["Tareas lanzadas:                 1000", "B por tarea", "Pico de memoria residente", "Suma de comprobación:            499500"] {
+    for esperado in [
+        "Tareas lanzadas:                 1000",
+        "B por tarea",
+        "Pico de memoria residente",
+        "Suma de comprobación:            499500",
+    ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }
 }
@@ -38,7 +43,8 @@ fn tarea_frente_a_hilo_en_modo_rapido() {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }
     // Dos filas de memoria (100 y 200), cada una con su número de hilos y tareas.
-    let filas: Vec<&str> = texto.lines().filter(|l| l.trim_start().starts_with("100 ") || l.trim_start().starts_with("200 ")).collect();
+    let filas: Vec<&str> =
+        texto.lines().filter(|l| l.trim_start().starts_with("100 ") || l.trim_start().starts_with("200 ")).collect();
     assert_eq!(filas.len(), 2, "faltan las filas de memoria en:\n{texto}");
     assert!(!texto.contains("escrita en"), "el modo rápido no debe escribir el CSV:\n{texto}");
 }

@@ -87,8 +87,7 @@ pub struct Opciones {
 
 /// `--rapido` acorta el bucle de CPU (es lo que usan las pruebas).
 pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones =
-        Opciones { bucle: Duration::from_millis(300), espera_abort: Duration::from_millis(30) };
+    let mut opciones = Opciones { bucle: Duration::from_millis(300), espera_abort: Duration::from_millis(30) };
     for arg in args {
         match arg.as_str() {
             "--rapido" => {

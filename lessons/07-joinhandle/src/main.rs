@@ -39,10 +39,8 @@ fn main() {
             .unwrap_or("(sin texto)");
         eprintln!("   [stderr] el gancho de pánico avisa: «{texto}»");
     }));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("no se pudo crear el runtime");
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("no se pudo crear el runtime");
     let desligadas_soltadas = Arc::new(AtomicUsize::new(0));
     runtime.block_on(demo(opciones, desligadas_soltadas.clone()));
     println!("8. Cerrar el runtime cancela lo que quede");
@@ -301,10 +299,6 @@ async fn grupo() {
     drop(conjunto);
     println!("   justo al soltarlo:  guardas soltadas {}", soltadas.load(Ordering::SeqCst));
     tokio::task::yield_now().await;
-    println!(
-        "   tras ceder:         guardas soltadas {}, tareas vivas {}",
-        soltadas.load(Ordering::SeqCst),
-        vivas()
-    );
+    println!("   tras ceder:         guardas soltadas {}, tareas vivas {}", soltadas.load(Ordering::SeqCst), vivas());
     // ANCHOR_END: soltar_joinset
 }

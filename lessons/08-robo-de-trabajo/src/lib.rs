@@ -42,9 +42,8 @@ pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, 
             }
             "--tareas" => {
                 let valor = args.next().ok_or("falta el número después de --tareas")?;
-                opciones.tareas = valor
-                    .parse()
-                    .map_err(|_| format!("--tareas espera un número entero positivo, no «{valor}»"))?;
+                opciones.tareas =
+                    valor.parse().map_err(|_| format!("--tareas espera un número entero positivo, no «{valor}»"))?;
                 if opciones.tareas == 0 || opciones.tareas > MAX_TAREAS {
                     return Err(format!("--tareas debe estar entre 1 y {MAX_TAREAS}"));
                 }

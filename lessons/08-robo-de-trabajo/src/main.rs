@@ -9,12 +9,12 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-use leccion_08::{calcula, lee_opciones, Opciones};
+use leccion_08::{Opciones, calcula, lee_opciones};
 use tokio::runtime::RuntimeMetrics;
 
 /// Lo que una tarea de la ráfaga cuenta de sí misma.
@@ -63,9 +63,8 @@ fn main() {
     // La ráfaga se lanza DESDE una tarea, es decir, desde un hilo trabajador:
     // así las tareas nuevas van a su ranura LIFO y a su cola local. Lanzadas
     // desde fuera (desde `main`), irían a la cola global.
-    let rafaga = runtime
-        .block_on(async { tokio::spawn(rafaga(opciones.clone())).await })
-        .expect("la ráfaga no debería fallar");
+    let rafaga =
+        runtime.block_on(async { tokio::spawn(rafaga(opciones.clone())).await }).expect("la ráfaga no debería fallar");
     parar.store(true, Ordering::Relaxed);
     let maximos = muestreo.join().expect("el muestreo no debería fallar");
 
@@ -168,10 +167,7 @@ fn informe(opciones: &Opciones, metricas: &RuntimeMetrics, rafaga: &Rafaga, maxi
     let trabajadores = metricas.num_workers();
     let suma = rafaga.ejecuciones.iter().fold(0u64, |s, e| s.wrapping_add(e.resultado));
     println!("Runtime multihilo con {trabajadores} trabajadores (num_workers)");
-    println!(
-        "Ráfaga: {n} tareas de cálculo lanzadas desde un hilo trabajador, {} vueltas cada una",
-        opciones.vueltas
-    );
+    println!("Ráfaga: {n} tareas de cálculo lanzadas desde un hilo trabajador, {} vueltas cada una", opciones.vueltas);
     println!("Tiempo de la ráfaga:             {:.1} ms", rafaga.duracion.as_secs_f64() * 1000.0);
     println!("Suma de comprobación:            {suma:016x}");
 
@@ -190,7 +186,9 @@ fn informe(opciones: &Opciones, metricas: &RuntimeMetrics, rafaga: &Rafaga, maxi
             n - 1
         );
     }
-    println!("  los demás hilos:               {en_otros:>4} tareas (solo pudieron llegarles robando o por la cola global)");
+    println!(
+        "  los demás hilos:               {en_otros:>4} tareas (solo pudieron llegarles robando o por la cola global)"
+    );
     let mut otros: Vec<_> = hilos.iter().filter(|(hilo, _)| **hilo != rafaga.lanzador).collect();
     otros.sort_by_key(|(_, h)| h.primera);
     for (_, h) in otros {
@@ -249,7 +247,10 @@ fn inestables(metricas: &RuntimeMetrics, rafaga: &Rafaga, maximos: &Maximos) {
     }
     println!("  tareas lanzadas en total (spawned_tasks_count):       {}", metricas.spawned_tasks_count());
     println!("  programadas desde fuera (remote_schedule_count):      {}", metricas.remote_schedule_count());
-    println!("  cesiones forzadas por presupuesto (budget_forced_yield_count): {}", metricas.budget_forced_yield_count());
+    println!(
+        "  cesiones forzadas por presupuesto (budget_forced_yield_count): {}",
+        metricas.budget_forced_yield_count()
+    );
     for w in 0..metricas.num_workers() {
         let media = metricas.worker_mean_poll_time(w);
         println!(
@@ -268,5 +269,7 @@ fn inestables(_metricas: &RuntimeMetrics, _rafaga: &Rafaga, _maximos: &Maximos) 
     println!("  directorio target/tokio-inestable y no toca el resto del workspace):");
     println!("    cargo planificador");
     println!("  o bien, a mano:");
-    println!("    RUSTFLAGS=\"--cfg tokio_unstable\" cargo run -p leccion-08 --release --target-dir target/tokio-inestable");
+    println!(
+        "    RUSTFLAGS=\"--cfg tokio_unstable\" cargo run -p leccion-08 --release --target-dir target/tokio-inestable"
+    );
 }

@@ -12,7 +12,8 @@ fn leccion(args: &[&str]) -> std::process::Output {
 
 /// El número que sigue a `etiqueta` en la línea que la contiene.
 fn numero_tras(texto: &str, etiqueta: &str) -> usize {
-    let linea = texto.lines().find(|l| l.contains(etiqueta)).unwrap_or_else(|| panic!("falta «{etiqueta}» en:\n{texto}"));
+    let linea =
+        texto.lines().find(|l| l.contains(etiqueta)).unwrap_or_else(|| panic!("falta «{etiqueta}» en:\n{texto}"));
     let resto = &linea[linea.find(etiqueta).unwrap() + etiqueta.len()..];
     resto
         .split(|c: char| !c.is_ascii_digit())

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
-use crate::planificador::{ceder, Ejecutor};
+use crate::planificador::{Ejecutor, ceder};
 
 // ANCHOR: tokio
 /// El *runtime* multihilo de Tokio, visto como un `Ejecutor` más.

@@ -26,7 +26,10 @@ pub fn csv_por_defecto() -> PathBuf {
 
 /// El SVG que escribe `grafica-escalado`, en la carpeta del libro.
 pub fn svg_por_defecto() -> PathBuf {
-    let raiz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("lessons/NN/ está dentro del repositorio");
+    let raiz = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("lessons/NN/ está dentro del repositorio");
     raiz.join("book/graficas/escalado.svg")
 }
 
@@ -262,7 +265,14 @@ mod pruebas {
 
     #[test]
     fn juntar_sustituye_solo_la_misma_maquina() {
-        let fila = |m: &str, n, ms| Fila { maquina: m.into(), nucleos: n, carga: "c".into(), ejecutor: "e".into(), hilos: 1, ms };
+        let fila = |m: &str, n, ms| Fila {
+            maquina: m.into(),
+            nucleos: n,
+            carga: "c".into(),
+            ejecutor: "e".into(),
+            hilos: 1,
+            ms,
+        };
         let juntas = junta_filas(vec![fila("A", 2, 1.0), fila("B", 16, 2.0)], &[fila("A", 2, 3.0)]);
         assert_eq!(juntas, vec![fila("B", 16, 2.0), fila("A", 2, 3.0)]);
     }

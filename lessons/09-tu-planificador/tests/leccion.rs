@@ -36,7 +36,8 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
     }
     for carga in ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto"] {
         for hilos in [1, 2] {
-            let fila = texto.lines().find(|l| l.starts_with(carga) && l.split_whitespace().nth(1) == Some(&hilos.to_string()));
+            let fila =
+                texto.lines().find(|l| l.starts_with(carga) && l.split_whitespace().nth(1) == Some(&hilos.to_string()));
             let fila = fila.unwrap_or_else(|| panic!("falta la fila {carga} con {hilos} hilos en:\n{texto}"));
             let tiempos: Vec<f64> = fila.split_whitespace().skip(2).take(3).map(|t| t.parse().unwrap()).collect();
             assert_eq!(tiempos.len(), 3, "{fila}");

@@ -4,14 +4,14 @@
 //! límite de tiempo solo evita que una prueba colgada se quede ahí.
 
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use futures::channel::mpsc as canal;
 use futures::{SinkExt, StreamExt};
 
-use leccion_09::cargas::{ejecuta, Carga, Tamanos, Tokio};
-use leccion_09::planificador::{ceder, Ejecutor, Robo, UnaCola};
+use leccion_09::cargas::{Carga, Tamanos, Tokio, ejecuta};
+use leccion_09::planificador::{Ejecutor, Robo, UnaCola, ceder};
 
 const LIMITE: Duration = Duration::from_secs(30);
 

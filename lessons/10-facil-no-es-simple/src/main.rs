@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use leccion_10::{calcula, calibra, lee_opciones, percentil, Fase, Parametros};
+use leccion_10::{Fase, Parametros, calcula, calibra, lee_opciones, percentil};
 
 /// Lo que comparten los trabajos y el medidor.
 struct Tuberia {
@@ -175,7 +175,8 @@ fn main() {
 
     // El medidor es este mismo hilo, que no es del runtime.
     let metricas = runtime.handle().metrics();
-    let ocupado_tokio = || -> Duration { (0..metricas.num_workers()).map(|w| metricas.worker_total_busy_duration(w)).sum() };
+    let ocupado_tokio =
+        || -> Duration { (0..metricas.num_workers()).map(|w| metricas.worker_total_busy_duration(w)).sum() };
     let total = p.total() as usize;
     let mut muestras: Vec<Muestra> = Vec::new();
     let (mut tokio_antes, mut rayon_antes, mut t_antes) = (ocupado_tokio(), 0u64, Duration::ZERO);
@@ -221,8 +222,7 @@ fn main() {
         }
     }
 
-    let pico: Vec<&Muestra> =
-        muestras.iter().filter(|m| m.ms > p.pico_desde_ms && m.ms <= p.pico_hasta_ms).collect();
+    let pico: Vec<&Muestra> = muestras.iter().filter(|m| m.ms > p.pico_desde_ms && m.ms <= p.pico_hasta_ms).collect();
     if !pico.is_empty() {
         let media = |f: fn(&Muestra) -> f64| pico.iter().map(|m| f(m)).sum::<f64>() / pico.len() as f64;
         println!();
@@ -243,13 +243,27 @@ fn main() {
     let fila = |etiqueta: &str, mut v: Vec<u32>| {
         v.sort_unstable();
         let ms = |q: f64| percentil(&v, q).map_or("-".to_string(), |us| format!("{:.1} ms", f64::from(us) / 1000.0));
-        println!("{:<28} {:>9} {:>10} {:>10} {:>10} {:>10}", etiqueta, v.len(), ms(50.0), ms(90.0), ms(99.0), ms(100.0));
+        println!(
+            "{:<28} {:>9} {:>10} {:>10} {:>10} {:>10}",
+            etiqueta,
+            v.len(),
+            ms(50.0),
+            ms(90.0),
+            ms(99.0),
+            ms(100.0)
+        );
     };
     for fase in Fase::TODAS {
         fila(fase.etiqueta(), latencias.iter().filter(|(l, _)| p.fase(*l) == fase).map(|(_, us)| *us).collect());
     }
     fila("todos", latencias.iter().map(|(_, us)| *us).collect());
     let minimo = p.entrada + p.cpu + p.salida;
-    println!("(Sin esperar a nadie, un trabajo tardaría {} ms: {} + {} + {}.)", minimo.as_millis(), p.entrada.as_millis(), p.cpu.as_millis(), p.salida.as_millis());
+    println!(
+        "(Sin esperar a nadie, un trabajo tardaría {} ms: {} + {} + {}.)",
+        minimo.as_millis(),
+        p.entrada.as_millis(),
+        p.cpu.as_millis(),
+        p.salida.as_millis()
+    );
     runtime.shutdown_timeout(Duration::from_secs(1));
 }

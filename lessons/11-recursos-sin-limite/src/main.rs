@@ -17,11 +17,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{Semaphore, mpsc};
 
 use leccion_11::{
-    campo_de_proc, csv_por_defecto, lee_opciones, percentil, Escenario, Fila, Opciones, Parametros,
-    CABECERA_CSV, MIB,
+    CABECERA_CSV, Escenario, Fila, MIB, Opciones, Parametros, campo_de_proc, csv_por_defecto, lee_opciones, percentil,
 };
 
 fn main() {
@@ -396,7 +395,9 @@ fn padre(opciones: &Opciones, p: &Parametros) {
             });
         }
         match fin.motivo.as_str() {
-            "tope" => println!("  se detuvo: la memoria residente pasó de {} MiB a los {} ms", p.tope_rss / MIB, fin.ms),
+            "tope" => {
+                println!("  se detuvo: la memoria residente pasó de {} MiB a los {} ms", p.tope_rss / MIB, fin.ms)
+            }
             _ => println!("  terminó su tiempo ({} ms)", fin.ms),
         }
         let inicial = muestras.first().map_or(0.0, |m| m.rss_mib);
@@ -407,7 +408,15 @@ fn padre(opciones: &Opciones, p: &Parametros) {
     println!("Resumen (latencia: desde que llega la petición hasta que se atiende; solo las atendidas):");
     println!(
         "{:<28} {:>8} {:>9} {:>10} {:>9} {:>11} {:>9} {:>10} {:>10} {:>8}",
-        "escenario", "llegadas", "aceptadas", "rechazadas", "atendidas", "sin atender", "pico MiB", "p50", "p99",
+        "escenario",
+        "llegadas",
+        "aceptadas",
+        "rechazadas",
+        "atendidas",
+        "sin atender",
+        "pico MiB",
+        "p50",
+        "p99",
         "tareas"
     );
     for (escenario, f, _) in &finales {

@@ -75,7 +75,8 @@ fn una_opcion_desconocida_da_un_error_claro() {
 #[test]
 fn grafica_sin_csv_lo_dice() {
     let dir = carpeta_temporal("sin-csv");
-    let salida = grafica(&["--csv", dir.join("no-existe.csv").to_str().unwrap(), "--svg", dir.join("x.svg").to_str().unwrap()]);
+    let salida =
+        grafica(&["--csv", dir.join("no-existe.csv").to_str().unwrap(), "--svg", dir.join("x.svg").to_str().unwrap()]);
     assert_eq!(salida.status.code(), Some(1));
     let error = String::from_utf8(salida.stderr).unwrap();
     assert!(error.starts_with("error: no puedo leer"), "{error}");

@@ -5,14 +5,14 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
-use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use crate::isolate::{Ctx, Dir, Effect, Isolate, Remitente};
 use crate::Azar;
+use crate::isolate::{Ctx, Dir, Effect, Isolate, Remitente};
 
 /// Capacidad por defecto del buzón de cada isolate (la misma que usa Tina).
 pub const CAPACIDAD_BUZON: usize = 256;
@@ -190,8 +190,7 @@ impl<M: Send + 'static> Nucleo<M> {
         assert!(config.shards > 0, "hace falta al menos un shard");
         let inicio = Arc::new(inicio);
         let (tx_salida, salida) = mpsc::sync_channel(config.capacidad_salida);
-        let (colas, entradas): (Vec<_>, Vec<_>) =
-            (0..config.shards).map(|_| cola(config.capacidad_cola)).unzip();
+        let (colas, entradas): (Vec<_>, Vec<_>) = (0..config.shards).map(|_| cola(config.capacidad_cola)).unzip();
         let arranque = Instant::now();
         let mut hilos = Vec::new();
         for (indice, entrada) in entradas.into_iter().enumerate() {
@@ -271,7 +270,18 @@ impl<M: Send + 'static> Shard<M> {
     ) -> Self {
         let informe = InformeShard { shard: indice, ..Default::default() };
         let azar = Azar::new(indice as u64);
-        Shard { indice, config, ranuras: Vec::new(), listos: VecDeque::new(), entrada, colas, salida, azar, arranque, informe }
+        Shard {
+            indice,
+            config,
+            ranuras: Vec::new(),
+            listos: VecDeque::new(),
+            entrada,
+            colas,
+            salida,
+            azar,
+            arranque,
+            informe,
+        }
     }
 
     fn nuevo_isolate(&mut self, isolate: Box<dyn Isolate<Msg = M>>) -> Dir {

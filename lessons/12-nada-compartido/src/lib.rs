@@ -18,7 +18,7 @@ mod isolate;
 pub mod sim;
 
 pub use azar::Azar;
-pub use hilos::{shard_de, Config, InformeShard, Lleno, Nucleo, Salida, CAPACIDAD_BUZON};
+pub use hilos::{CAPACIDAD_BUZON, Config, InformeShard, Lleno, Nucleo, Salida, shard_de};
 pub use isolate::{Ctx, Dir, Effect, Isolate, Remitente};
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de

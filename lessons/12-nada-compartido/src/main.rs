@@ -12,17 +12,25 @@ use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use nucleo::{shard_de, Azar, Config, Ctx, Dir, Effect, Isolate, Lleno, Nucleo, Salida};
+use nucleo::{Azar, Config, Ctx, Dir, Effect, Isolate, Lleno, Nucleo, Salida, shard_de};
 
 /// Los mensajes del servicio.
 #[derive(Debug)]
 enum Msg {
-    Put { clave: u64, valor: u64 },
-    Get { clave: u64 },
+    Put {
+        clave: u64,
+        valor: u64,
+    },
+    Get {
+        clave: u64,
+    },
     /// La respuesta del almacén: de qué shard viene y el valor, si lo hay
     /// (el cliente de esta demo solo mira el shard).
     #[allow(dead_code)]
-    Respuesta { shard: usize, valor: Option<u64> },
+    Respuesta {
+        shard: usize,
+        valor: Option<u64>,
+    },
     /// Para el isolate frágil: entra en pánico a propósito.
     Explota,
 }

@@ -11,9 +11,9 @@ use std::fmt::{self, Write as _};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
-use crate::hilos::{Lleno, CAPACIDAD_BUZON};
-use crate::isolate::{Ctx, Dir, Effect, Isolate, Remitente};
 use crate::Azar;
+use crate::hilos::{CAPACIDAD_BUZON, Lleno};
+use crate::isolate::{Ctx, Dir, Effect, Isolate, Remitente};
 
 /// Un mensaje en vuelo.
 struct Pendiente<M> {
@@ -172,7 +172,11 @@ impl<M: fmt::Debug> Simulador<M> {
         // 3. Se anota en la traza y se entrega.
         let t = self.ahora.as_micros();
         if p.rebote {
-            let _ = writeln!(self.traza, "{:>4} {t:>6}µs  buzón de {} lleno: {:?} vuelve a {}", self.pasos, p.para, p.msg, p.enviado_por);
+            let _ = writeln!(
+                self.traza,
+                "{:>4} {t:>6}µs  buzón de {} lleno: {:?} vuelve a {}",
+                self.pasos, p.para, p.msg, p.enviado_por
+            );
         } else {
             let _ = writeln!(self.traza, "{:>4} {t:>6}µs  {} -> {}  {:?}", self.pasos, p.de, p.para, p.msg);
         }

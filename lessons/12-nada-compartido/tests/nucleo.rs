@@ -6,16 +6,22 @@ use std::rc::Rc;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-use nucleo::{shard_de, Config, Ctx, Dir, Effect, Isolate, Lleno, Nucleo, Remitente, Salida};
+use nucleo::{Config, Ctx, Dir, Effect, Isolate, Lleno, Nucleo, Remitente, Salida, shard_de};
 
 #[derive(Debug, PartialEq, Eq)]
 enum Msg {
     Ping(u32),
     Pong(u32),
     /// Envía `n` mensajes de golpe a `para`.
-    Rafaga { para: Dir, n: u32 },
+    Rafaga {
+        para: Dir,
+        n: u32,
+    },
     Cuantos,
-    Van { recibidos: u32, rechazados: u32 },
+    Van {
+        recibidos: u32,
+        rechazados: u32,
+    },
     Explota,
     Crea,
     Adios,
@@ -60,7 +66,9 @@ impl Isolate for Eco {
 
 fn arranca(shards: usize, capacidad_buzon: usize, por_shard: usize) -> Nucleo<Msg> {
     let config = Config { shards, capacidad_buzon, ..Config::default() };
-    Nucleo::arranca(config, move |_| (0..por_shard).map(|_| Box::new(Eco::default()) as Box<dyn Isolate<Msg = Msg>>).collect())
+    Nucleo::arranca(config, move |_| {
+        (0..por_shard).map(|_| Box::new(Eco::default()) as Box<dyn Isolate<Msg = Msg>>).collect()
+    })
 }
 
 fn recibe(salida: &Receiver<Salida<Msg>>) -> Salida<Msg> {
@@ -166,7 +174,8 @@ fn una_cola_llena_devuelve_el_mensaje_a_quien_esta_fuera() {
     // Una cola de 1 mensaje y un isolate que no la vacía mientras está
     // ocupado: llenarla es cuestión de enviar hasta que no quepa.
     let config = Config { shards: 1, capacidad_cola: 1, ..Config::default() };
-    let nucleo: Nucleo<Msg> = Nucleo::arranca(config, |_| vec![Box::new(Eco::default()) as Box<dyn Isolate<Msg = Msg>>]);
+    let nucleo: Nucleo<Msg> =
+        Nucleo::arranca(config, |_| vec![Box::new(Eco::default()) as Box<dyn Isolate<Msg = Msg>>]);
     let mut devuelto = None;
     for n in 0..1_000_000 {
         if let Err(Lleno(msg)) = nucleo.try_send(Dir { shard: 0, id: 0 }, Msg::Ping(n)) {

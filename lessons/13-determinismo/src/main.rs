@@ -11,7 +11,9 @@
 
 use std::time::{Duration, Instant};
 
-use leccion_13::{busca, escenario, Antifraude, Cajero, Cuenta, Msg, Resultado, INGRESOS_RAPIDO, INGRESO_LENTO, RONDAS, SALDO_INICIAL};
+use leccion_13::{
+    Antifraude, Cajero, Cuenta, INGRESO_LENTO, INGRESOS_RAPIDO, Msg, RONDAS, Resultado, SALDO_INICIAL, busca, escenario,
+};
 use nucleo::{Config, Dir, Isolate, Nucleo, Salida};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,7 +133,11 @@ fn una_vez_con_hilos() -> bool {
         if shard == 0 {
             vec![Box::new(Cajero::rapido(cuenta)) as Box<dyn Isolate<Msg = Msg>>]
         } else {
-            vec![Box::new(Cuenta::new(SALDO_INICIAL)), Box::new(Antifraude), Box::new(Cajero::lento(cuenta, antifraude, RONDAS))]
+            vec![
+                Box::new(Cuenta::new(SALDO_INICIAL)),
+                Box::new(Antifraude),
+                Box::new(Cajero::lento(cuenta, antifraude, RONDAS)),
+            ]
         }
     });
     for cantidad in INGRESOS_RAPIDO {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
-use crate::{csv_por_defecto, svg_por_defecto, Escenario, Resultado, Variante};
+use crate::{Escenario, Resultado, Variante, csv_por_defecto, svg_por_defecto};
 
 /// `--csv RUTA` y `--svg RUTA`, con sus valores por defecto.
 pub fn opciones(args: impl IntoIterator<Item = String>) -> Result<(PathBuf, PathBuf), String> {
@@ -67,10 +67,15 @@ fn panel(
     let ancho = 0.8 / Variante::TODAS.len() as f64;
     for (g, escenario) in Escenario::TODOS.into_iter().enumerate() {
         for (k, variante) in Variante::TODAS.into_iter().enumerate() {
-            let Some(fila) = filas.iter().find(|f| f.variante == variante && f.escenario == escenario) else { continue };
+            let Some(fila) = filas.iter().find(|f| f.variante == variante && f.escenario == escenario) else {
+                continue;
+            };
             let x0 = g as f64 + 0.1 + k as f64 * ancho;
             let y = valor(fila);
-            grafica.draw_series(std::iter::once(Rectangle::new([(x0, 0.0), (x0 + ancho * 0.9, y)], color(variante).filled())))?;
+            grafica.draw_series(std::iter::once(Rectangle::new(
+                [(x0, 0.0), (x0 + ancho * 0.9, y)],
+                color(variante).filled(),
+            )))?;
             grafica.draw_series(std::iter::once(Text::new(
                 texto(y),
                 (x0, y + maximo * 0.02),
@@ -113,4 +118,3 @@ pub fn dibuja(filas: &[Resultado], svg: &Path) -> Result<(), Box<dyn std::error:
     raiz.present()?;
     Ok(())
 }
-

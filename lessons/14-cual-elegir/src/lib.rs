@@ -34,7 +34,8 @@ pub enum Variante {
 
 impl Variante {
     /// Las cuatro, en el orden en que se miden.
-    pub const TODAS: [Variante; 4] = [Variante::TokioSinLimite, Variante::TokioSemaforo, Variante::Rayon, Variante::Nucleo];
+    pub const TODAS: [Variante; 4] =
+        [Variante::TokioSinLimite, Variante::TokioSemaforo, Variante::Rayon, Variante::Nucleo];
 
     /// El nombre de la columna `variante` del CSV (y de `--variante`).
     pub fn nombre(self) -> &'static str {
@@ -240,7 +241,8 @@ pub struct Resultado {
 }
 
 /// La primera línea del CSV.
-pub const CABECERA: &str = "variante,escenario,ofrecidas,completadas,rechazadas,rendimiento_por_s,p50_us,p99_us,pico_mib,hasta_la_ultima_ms";
+pub const CABECERA: &str =
+    "variante,escenario,ofrecidas,completadas,rechazadas,rendimiento_por_s,p50_us,p99_us,pico_mib,hasta_la_ultima_ms";
 
 impl Resultado {
     /// Una línea del CSV.

@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use leccion_14::variantes::ejecuta;
-use leccion_14::{capacidad_por_nucleo, csv_por_defecto, Config, Escenario, Resultado, Variante, CABECERA};
+use leccion_14::{CABECERA, Config, Escenario, Resultado, Variante, capacidad_por_nucleo, csv_por_defecto};
 
 #[derive(Debug, Clone, PartialEq)]
 struct Opciones {
@@ -146,7 +146,8 @@ fn compara(o: &Opciones) {
                 .output()
                 .expect("no pude lanzar el proceso hijo");
             let texto = String::from_utf8_lossy(&salida.stdout);
-            let fila = texto.lines().find_map(|l| l.strip_prefix("RESULTADO;")).and_then(|l| Resultado::desde_csv(l).ok());
+            let fila =
+                texto.lines().find_map(|l| l.strip_prefix("RESULTADO;")).and_then(|l| Resultado::desde_csv(l).ok());
             let Some(r) = fila else {
                 println!("{:<30} falló: {}", v.etiqueta(), String::from_utf8_lossy(&salida.stderr).trim());
                 continue;
@@ -170,7 +171,11 @@ fn compara(o: &Opciones) {
         if let Some(carpeta) = ruta.parent() {
             let _ = std::fs::create_dir_all(carpeta);
         }
-        let texto: String = std::iter::once(CABECERA.to_string()).chain(filas.iter().map(Resultado::a_csv)).collect::<Vec<_>>().join("\n") + "\n";
+        let texto: String = std::iter::once(CABECERA.to_string())
+            .chain(filas.iter().map(Resultado::a_csv))
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
         match std::fs::write(ruta, texto) {
             Ok(()) => println!("\nCSV escrito en {}", ruta.display()),
             Err(e) => println!("\nno pude escribir {}: {e}", ruta.display()),
@@ -189,7 +194,10 @@ mod pruebas {
         assert_eq!((o.ms, o.csv), (100, None));
         assert_eq!(a(&[]).unwrap().csv, Some(csv_por_defecto()));
         assert_eq!(a(&["--rapido", "--csv", "x.csv"]).unwrap().csv, Some(PathBuf::from("x.csv")));
-        assert_eq!(a(&["--variante", "rayon", "--ritmo", "100"]).unwrap().hija, Some((Variante::Rayon, Escenario::Uniforme, 100.0)));
+        assert_eq!(
+            a(&["--variante", "rayon", "--ritmo", "100"]).unwrap().hija,
+            Some((Variante::Rayon, Escenario::Uniforme, 100.0))
+        );
         let o = a(&["--variante", "nucleo", "--escenario", "caliente", "--ritmo", "5"]).unwrap();
         assert_eq!(o.hija, Some((Variante::Nucleo, Escenario::Caliente, 5.0)));
         assert!(a(&["--escenario", "tibio"]).is_err());

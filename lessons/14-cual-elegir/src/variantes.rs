@@ -5,10 +5,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nucleo::{shard_de, Azar, Ctx, Dir, Effect, Isolate, Nucleo, Salida};
+use nucleo::{Azar, Ctx, Dir, Effect, Isolate, Nucleo, Salida, shard_de};
 use tokio::sync::Semaphore;
 
-use crate::{campo_de_proc, percentil, trabaja, Config, Escenario, Peticion, Registro, Resultado, Variante, CLAVES, MIB};
+use crate::{
+    CLAVES, Config, Escenario, MIB, Peticion, Registro, Resultado, Variante, campo_de_proc, percentil, trabaja,
+};
 
 /// La tabla compartida de Tokio y Rayon: 64 franjas, cada una con su candado.
 struct Tabla {
@@ -47,7 +49,12 @@ fn atiende_en(mapa: &mut HashMap<u64, u64>, p: &Peticion) {
 /// El generador de carga: a ritmo fijo durante `c.duracion`, sin esperar
 /// respuestas (carga abierta). `envia` devuelve `false` si la petición se
 /// rechazó. Devuelve cuántas ofreció y cuántas se rechazaron al enviar.
-fn genera(c: &Config, inicio: Instant, mut envia: impl FnMut(Peticion) -> bool, mut entre_lotes: impl FnMut()) -> (u64, u64) {
+fn genera(
+    c: &Config,
+    inicio: Instant,
+    mut envia: impl FnMut(Peticion) -> bool,
+    mut entre_lotes: impl FnMut(),
+) -> (u64, u64) {
     let mut azar = Azar::new(14);
     let (total, mut enviadas, mut rechazadas) = (c.peticiones() as u64, 0u64, 0u64);
     while enviadas < total {
@@ -96,50 +103,70 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
         // ANCHOR: variantes
         Variante::TokioSinLimite => {
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(c.hilos).build().unwrap();
-            let r = genera(c, inicio, |p| {
-                let (tabla, registro) = (tabla.clone(), registro.clone());
-                rt.spawn(async move {
-                    tabla.atiende(&p);
-                    registro.completa(&p);
-                });
-                true
-            }, || {});
+            let r = genera(
+                c,
+                inicio,
+                |p| {
+                    let (tabla, registro) = (tabla.clone(), registro.clone());
+                    rt.spawn(async move {
+                        tabla.atiende(&p);
+                        registro.completa(&p);
+                    });
+                    true
+                },
+                || {},
+            );
             espera(&registro, r);
             r
         }
         Variante::TokioSemaforo => {
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(c.hilos).build().unwrap();
             let permisos = Arc::new(Semaphore::new(c.limite));
-            let r = genera(c, inicio, |p| match permisos.clone().try_acquire_owned() {
-                Ok(permiso) => {
-                    let (tabla, registro) = (tabla.clone(), registro.clone());
-                    rt.spawn(async move {
-                        tabla.atiende(&p);
-                        registro.completa(&p);
-                        drop(permiso);
-                    });
-                    true
-                }
-                Err(_) => false, // sin permiso: se rechaza en el acto
-            }, || {});
+            let r = genera(
+                c,
+                inicio,
+                |p| match permisos.clone().try_acquire_owned() {
+                    Ok(permiso) => {
+                        let (tabla, registro) = (tabla.clone(), registro.clone());
+                        rt.spawn(async move {
+                            tabla.atiende(&p);
+                            registro.completa(&p);
+                            drop(permiso);
+                        });
+                        true
+                    }
+                    Err(_) => false, // sin permiso: se rechaza en el acto
+                },
+                || {},
+            );
             espera(&registro, r);
             r
         }
         Variante::Rayon => {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(c.hilos).build().unwrap();
-            let r = genera(c, inicio, |p| {
-                let (tabla, registro) = (tabla.clone(), registro.clone());
-                pool.spawn(move || {
-                    tabla.atiende(&p);
-                    registro.completa(&p);
-                });
-                true
-            }, || {});
+            let r = genera(
+                c,
+                inicio,
+                |p| {
+                    let (tabla, registro) = (tabla.clone(), registro.clone());
+                    pool.spawn(move || {
+                        tabla.atiende(&p);
+                        registro.completa(&p);
+                    });
+                    true
+                },
+                || {},
+            );
             espera(&registro, r);
             r
         }
         Variante::Nucleo => {
-            let config = nucleo::Config { shards: c.hilos, capacidad_cola: c.cola, capacidad_buzon: c.buzon, ..Default::default() };
+            let config = nucleo::Config {
+                shards: c.hilos,
+                capacidad_cola: c.cola,
+                capacidad_buzon: c.buzon,
+                ..Default::default()
+            };
             let para_isolates = registro.clone();
             let nucleo = Nucleo::arranca(config, move |_| {
                 let almacen = Almacen { datos: HashMap::new(), registro: para_isolates.clone() };
@@ -151,18 +178,22 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
                     en_buzon.set(en_buzon.get() + 1);
                 }
             };
-            let (ofrecidas, en_cola) = genera(c, inicio, |p| {
-                let shard = shard_de(&p.clave.to_le_bytes(), c.hilos);
-                nucleo.try_send(Dir { shard, id: 0 }, p).is_ok()
-            }, &drena);
+            let (ofrecidas, en_cola) = genera(
+                c,
+                inicio,
+                |p| {
+                    let shard = shard_de(&p.clave.to_le_bytes(), c.hilos);
+                    nucleo.try_send(Dir { shard, id: 0 }, p).is_ok()
+                },
+                &drena,
+            );
             while registro.completadas() + en_cola + en_buzon.get() < ofrecidas && inicio.elapsed() < LIMITE {
                 drena();
                 std::thread::sleep(Duration::from_millis(1));
             }
             nucleo.para();
             (ofrecidas, en_cola + en_buzon.get())
-        }
-        // ANCHOR_END: variantes
+        } // ANCHOR_END: variantes
     };
     let latencias = registro.latencias_ordenadas();
     let hasta_la_ultima = registro.ultima();

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use leccion_14::{lee_csv, Variante};
+use leccion_14::{Variante, lee_csv};
 
 fn carpeta() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("leccion-14-{}", std::process::id()));
@@ -23,7 +23,12 @@ fn modo_rapido_mide_los_cuatro_disenos_y_la_grafica_los_dibuja() {
         .expect("no arranca");
     let texto = String::from_utf8_lossy(&salida.stdout);
     assert!(salida.status.success(), "{texto}\n{}", String::from_utf8_lossy(&salida.stderr));
-    for esperado in ["Capacidad medida:", "Claves repartidas al azar:", "Tres de cada cuatro peticiones a la clave 0:", "CSV escrito en"] {
+    for esperado in [
+        "Capacidad medida:",
+        "Claves repartidas al azar:",
+        "Tres de cada cuatro peticiones a la clave 0:",
+        "CSV escrito en",
+    ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }
     for v in Variante::TODAS {

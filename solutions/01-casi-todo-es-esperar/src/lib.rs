@@ -3,6 +3,6 @@
 //! Las pruebas son las mismas que las de `exercises/01-casi-todo-es-esperar`.
 //! `cargo run -p soluciones-01` muestra cada solución en marcha.
 
-pub mod tramos;
 pub mod aforo;
 pub mod cronometro;
+pub mod tramos;

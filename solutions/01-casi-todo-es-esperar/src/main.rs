@@ -25,10 +25,7 @@ async fn main() {
     println!("   fracción de espera: {:.4}", aforo::fraccion_de_espera(calculo, espera));
     println!("   un hilo que espera cada petición: {} por segundo", aforo::por_segundo(calculo + espera));
     println!("   un hilo que solo calculara:       {} por segundo", aforo::por_segundo(calculo));
-    println!(
-        "   hilos bloqueantes para 10 000 peticiones/s: {}",
-        aforo::hilos_necesarios(10_000, calculo + espera)
-    );
+    println!("   hilos bloqueantes para 10 000 peticiones/s: {}", aforo::hilos_necesarios(10_000, calculo + espera));
 
     println!("3. cronometro: un future que calcula un poco y espera dos veces (reloj real)");
     let (suma, medida) = cronometro::mide(async {

@@ -21,9 +21,7 @@ pub fn en_bytes(valor: &str) -> Option<u64> {
 }
 
 pub fn lee(texto: &str) -> Result<Estado, String> {
-    let bytes = |nombre: &str| {
-        campo(texto, nombre).and_then(en_bytes).ok_or(format!("falta el campo {nombre}"))
-    };
+    let bytes = |nombre: &str| campo(texto, nombre).and_then(en_bytes).ok_or(format!("falta el campo {nombre}"));
     let hilos = campo(texto, "Threads").and_then(|h| h.parse().ok()).ok_or("falta el campo Threads")?;
     Ok(Estado { virtual_: bytes("VmSize")?, residente: bytes("VmRSS")?, hilos })
 }

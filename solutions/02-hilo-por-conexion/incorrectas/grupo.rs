@@ -23,7 +23,10 @@ impl<T: Send + 'static> Grupo<T> {
                 let atiende = Arc::clone(&atiende);
                 std::thread::spawn(move || {
                     let mut hechos = 0;
-                    while let Ok(trabajo) = { let r = receptor.lock().unwrap().recv(); r } {
+                    while let Ok(trabajo) = {
+                        let r = receptor.lock().unwrap().recv();
+                        r
+                    } {
                         atiende(trabajo);
                         hechos += 1;
                     }

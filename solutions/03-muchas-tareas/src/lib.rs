@@ -3,6 +3,6 @@
 //! Las pruebas son las mismas que las de `exercises/03-muchas-tareas`.
 //! `cargo run -p soluciones-03` muestra cada solución en marcha.
 
-pub mod eco;
 pub mod acepta;
+pub mod eco;
 pub mod lineas;

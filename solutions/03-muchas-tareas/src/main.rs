@@ -22,7 +22,11 @@ async fn main() -> std::io::Result<()> {
     let mut vuelta = Vec::new();
     lector.read_to_end(&mut vuelta).await?;
     escribe.await.unwrap()?;
-    println!("   el cliente recibió {} bytes; el servidor dice que devolvió {}", vuelta.len(), servidor.await.unwrap()?);
+    println!(
+        "   el cliente recibió {} bytes; el servidor dice que devolvió {}",
+        vuelta.len(),
+        servidor.await.unwrap()?
+    );
 
     println!("2. acepta: doscientos clientes a la vez, y luego la señal de apagado");
     let escucha = TcpListener::bind("127.0.0.1:0").await?;

@@ -36,10 +36,6 @@ impl Future for Espera {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
-        if self.compartido.lock().unwrap().activada {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        if self.compartido.lock().unwrap().activada { Poll::Ready(()) } else { Poll::Pending }
     }
 }

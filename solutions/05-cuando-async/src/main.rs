@@ -2,8 +2,8 @@
 //! cada una con un «ticker» que cuenta cuántas veces pudo avanzar otra tarea
 //! mientras el cálculo estaba en marcha.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use cuando_async::{aparta, en_rayon, trocea};
@@ -66,9 +66,6 @@ async fn main() {
     tokio::task::yield_now().await;
     let antes = ticks.load(Ordering::Relaxed);
     let primos = trocea::cuenta_primos(2_000_000).await;
-    println!(
-        "   {primos} primos; el ticker avanzó {} veces durante la cuenta",
-        ticks.load(Ordering::Relaxed) - antes
-    );
+    println!("   {primos} primos; el ticker avanzó {} veces durante la cuenta", ticks.load(Ordering::Relaxed) - antes);
     t.abort();
 }

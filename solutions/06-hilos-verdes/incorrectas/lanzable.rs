@@ -6,10 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::task::JoinHandle;
 
-pub fn anota_en_segundo_plano(
-    registro: Arc<Mutex<Vec<String>>>,
-    nuevas: Vec<String>,
-) -> JoinHandle<usize> {
+pub fn anota_en_segundo_plano(registro: Arc<Mutex<Vec<String>>>, nuevas: Vec<String>) -> JoinHandle<usize> {
     tokio::task::spawn_local(async move {
         let mut lista = registro.lock().unwrap();
         for palabra in nuevas {

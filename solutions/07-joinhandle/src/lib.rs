@@ -3,6 +3,6 @@
 //! Las pruebas son las mismas que las de `exercises/07-joinhandle`.
 //! `cargo run -p soluciones-07` muestra cada solución en marcha.
 
+pub mod desenlaces;
 pub mod plazo;
 pub mod primera;
-pub mod desenlaces;

@@ -4,6 +4,6 @@
 //! `cargo run -p soluciones-08` muestra cada solución en marcha.
 
 pub mod desborda;
+pub mod elige;
 pub mod lote;
 pub mod roba;
-pub mod elige;

@@ -48,11 +48,14 @@ fn main() {
     let mut orden = Vec::new();
     for _ in 0..10 {
         let Some((tarea, origen)) = t.siguiente() else { break };
-        orden.push(format!("{tarea}{}", match origen {
-            Origen::Ranura => "(ranura)",
-            Origen::Local => "(local)",
-            Origen::Global => "(global)",
-        }));
+        orden.push(format!(
+            "{tarea}{}",
+            match origen {
+                Origen::Ranura => "(ranura)",
+                Origen::Local => "(local)",
+                Origen::Global => "(global)",
+            }
+        ));
         match tarea {
             1 => t.despierta(2),
             2 => t.despierta(1),

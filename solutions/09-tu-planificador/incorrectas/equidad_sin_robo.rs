@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::robo::{Compartido, Trabajador, INTERVALO_GLOBAL};
+use super::robo::{Compartido, INTERVALO_GLOBAL, Trabajador};
 use super::tarea::Tarea;
 
 impl Trabajador {
@@ -14,7 +14,6 @@ impl Trabajador {
                 return Some(tarea);
             }
         }
-        self.siguiente_local(compartido)
-            .or_else(|| compartido.toma_lote_del_inyector(self.indice))
+        self.siguiente_local(compartido).or_else(|| compartido.toma_lote_del_inyector(self.indice))
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::robo::{Compartido, Trabajador, MAX_LIFO_SEGUIDAS};
+use super::robo::{Compartido, MAX_LIFO_SEGUIDAS, Trabajador};
 use super::tarea::Tarea;
 
 impl Trabajador {

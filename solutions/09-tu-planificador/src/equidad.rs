@@ -18,7 +18,7 @@
 
 use std::sync::Arc;
 
-use super::robo::{Compartido, Trabajador, INTERVALO_GLOBAL};
+use super::robo::{Compartido, INTERVALO_GLOBAL, Trabajador};
 use super::tarea::Tarea;
 
 // ANCHOR: busca_tarea

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use planificador::aparca::aparca;
 use planificador::roba::roba_mitad;
-use planificador::robo::{Compartido, Trabajador, INTERVALO_GLOBAL};
+use planificador::robo::{Compartido, INTERVALO_GLOBAL, Trabajador};
 use planificador::tarea::Tarea;
 use planificador::{Ejecutor, Robo, UnaCola};
 
@@ -21,7 +21,11 @@ fn main() {
     let victima = Mutex::new((0..5).map(Tarea::de_prueba).collect::<VecDeque<_>>());
     let ladron = Mutex::new(VecDeque::new());
     let primera = roba_mitad(&victima, &ladron).map(|t| t.id);
-    println!("   se sondea ya: {primera:?}; cola del ladrón: {:?}; le quedan a la víctima: {:?}", ids(&ladron), ids(&victima));
+    println!(
+        "   se sondea ya: {primera:?}; cola del ladrón: {:?}; le quedan a la víctima: {:?}",
+        ids(&ladron),
+        ids(&victima)
+    );
 
     println!("2. siguiente_local: 1 y 2 se despiertan sin parar; la 10 espera en la cola");
     let c = Compartido::nuevo(1);

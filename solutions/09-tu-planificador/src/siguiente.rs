@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use super::robo::{Compartido, Trabajador, MAX_LIFO_SEGUIDAS};
+use super::robo::{Compartido, MAX_LIFO_SEGUIDAS, Trabajador};
 use super::tarea::Tarea;
 
 // ANCHOR: siguiente

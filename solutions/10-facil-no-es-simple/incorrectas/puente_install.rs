@@ -2,7 +2,7 @@
 //! se atrapa bien, pero `install` deja bloqueado el hilo de quien llama hasta
 //! que el trabajo termina, y quien llama es un hilo trabajador de Tokio.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use std::any::Any;
 use std::fmt;

@@ -3,7 +3,7 @@
 //! `Any`, así que `downcast_ref` pregunta por el tipo de la caja, no por el
 //! del mensaje que lleva dentro, y el mensaje se pierde.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use tokio::sync::oneshot;
 

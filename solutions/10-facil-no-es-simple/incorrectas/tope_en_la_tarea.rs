@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use rayon::ThreadPool;
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::{Semaphore, oneshot};
 
 pub struct PuenteAcotado {
     pool: Arc<ThreadPool>,

@@ -1,8 +1,8 @@
 //! `cargo run -p soluciones-10`: los tres puentes entre Tokio y Rayon del
 //! capítulo 10, en marcha.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use dos_pools::puente::a_rayon;

@@ -1,7 +1,7 @@
 //! Ejercicio 1 (solución): el pánico se atrapa en el hilo de Rayon, donde
 //! ocurre, y viaja por el `oneshot` como un valor más.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use tokio::sync::oneshot;
 
@@ -54,8 +54,8 @@ where
     let (tx, rx) = oneshot::channel();
     pool.spawn(move || {
         // AssertUnwindSafe: si hay pánico, nadie volverá a usar `trabajo`.
-        let resultado = catch_unwind(AssertUnwindSafe(trabajo))
-            .map_err(|carga| FalloEnRayon::Panico(mensaje_de_panico(&*carga)));
+        let resultado =
+            catch_unwind(AssertUnwindSafe(trabajo)).map_err(|carga| FalloEnRayon::Panico(mensaje_de_panico(&*carga)));
         // Si quien esperaba ya no está, no hay a quién avisar.
         let _ = tx.send(resultado);
     });

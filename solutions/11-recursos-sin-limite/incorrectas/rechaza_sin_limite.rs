@@ -48,12 +48,8 @@ pub struct Recepcion<T> {
 impl<T> Recepcion<T> {
     pub fn nueva(capacidad: usize) -> (Recepcion<T>, Buzon<T>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let recepcion = Recepcion {
-            tx,
-            capacidad: capacidad as u64,
-            aceptadas: AtomicU64::new(0),
-            rechazadas: AtomicU64::new(0),
-        };
+        let recepcion =
+            Recepcion { tx, capacidad: capacidad as u64, aceptadas: AtomicU64::new(0), rechazadas: AtomicU64::new(0) };
         (recepcion, Buzon { rx })
     }
 

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{Semaphore, mpsc};
 use tokio::task::{JoinHandle, JoinSet};
 
 /// Arranca el despachador. Devuelve el emisor de la cola y el `JoinHandle`

@@ -1,8 +1,8 @@
 //! `cargo run -p soluciones-11`: las tres soluciones del capítulo 11 en
 //! marcha, cada una con un pico pequeño y sus cuentas.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use recursos::despacha::despacha;

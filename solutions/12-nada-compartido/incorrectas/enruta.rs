@@ -22,21 +22,33 @@
 
 use std::collections::HashMap;
 
-use nucleo::{shard_de, Ctx, Dir, Effect, Isolate};
+use nucleo::{Ctx, Dir, Effect, Isolate, shard_de};
 
 /// Los mensajes del servicio.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kv {
-    Pon { clave: String, valor: i64 },
-    Lee { clave: String },
+    Pon {
+        clave: String,
+        valor: i64,
+    },
+    Lee {
+        clave: String,
+    },
     /// Varias peticiones de una vez.
     Lote(Vec<Kv>),
     /// Respuesta del cajón a `Pon`: en qué shard quedó guardado.
-    Guardado { shard: usize },
+    Guardado {
+        shard: usize,
+    },
     /// Respuesta del cajón a `Lee`.
-    Valor { shard: usize, valor: Option<i64> },
+    Valor {
+        shard: usize,
+        valor: Option<i64>,
+    },
     /// Respuesta del enrutador cuando el cajón no tenía sitio.
-    Ocupado { clave: String },
+    Ocupado {
+        clave: String,
+    },
 }
 
 impl Kv {

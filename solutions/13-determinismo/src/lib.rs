@@ -3,6 +3,6 @@
 //! Las pruebas son las mismas que las de `exercises/13-determinismo`.
 //! `cargo run -p soluciones-13` muestra cada solución en marcha.
 
-pub mod protocolo;
 pub mod invariante;
+pub mod protocolo;
 pub mod reloj;

@@ -4,9 +4,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use determinismo::invariante::{primera_perdida, Escritura};
+use determinismo::invariante::{Escritura, primera_perdida};
 use determinismo::protocolo::{self, Antifraude, Cajero, Cuenta, Msg};
-use determinismo::reloj::{espera_reintento, Limitador};
+use determinismo::reloj::{Limitador, espera_reintento};
 use nucleo::sim::Simulador;
 use nucleo::{Azar, Ctx, Dir, Effect, Isolate, Remitente};
 

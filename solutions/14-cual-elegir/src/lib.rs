@@ -3,6 +3,6 @@
 //! Las pruebas son las mismas que las de `exercises/14-cual-elegir`.
 //! `cargo run -p soluciones-14` muestra cada solución en marcha.
 
-pub mod percentiles;
-pub mod dimensiona;
 pub mod descarte;
+pub mod dimensiona;
+pub mod percentiles;

@@ -18,7 +18,10 @@ fn main() {
         println!("   {carga:>9} peticiones/s en 8 núcleos: {:?}", shards(carga, 50_000.0, 0.7, 8));
     }
     for ms in [1, 10, 100] {
-        println!("   esperar como mucho {ms:>3} ms con 50 000/s: cola de {}", limite(50_000.0, Duration::from_millis(ms)));
+        println!(
+            "   esperar como mucho {ms:>3} ms con 50 000/s: cola de {}",
+            limite(50_000.0, Duration::from_millis(ms))
+        );
     }
 
     println!("3. descarte: 10 permisos, 2 reservados; llegan 12 normales y luego 3 urgentes");
@@ -26,5 +29,8 @@ fn main() {
     let mut dentro = Vec::new();
     let normales = (0..12).filter(|_| portero.entra(Prioridad::Normal).map(|p| dentro.push(p)).is_ok()).count();
     let altas = (0..3).filter(|_| portero.entra(Prioridad::Alta).map(|p| dentro.push(p)).is_ok()).count();
-    println!("   entran {normales} normales de 12 y {altas} urgentes de 3; quedan {} permisos libres", portero.libres());
+    println!(
+        "   entran {normales} normales de 12 y {altas} urgentes de 3; quedan {} permisos libres",
+        portero.libres()
+    );
 }

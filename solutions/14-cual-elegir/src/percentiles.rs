@@ -38,5 +38,9 @@ pub struct Resumen {
 
 /// p50, p99 y máximo de las muestras; `None` si no hay ninguna.
 pub fn resumen(muestras: &[Duration]) -> Option<Resumen> {
-    Some(Resumen { p50: percentil(muestras, 50.0)?, p99: percentil(muestras, 99.0)?, maximo: percentil(muestras, 100.0)? })
+    Some(Resumen {
+        p50: percentil(muestras, 50.0)?,
+        p99: percentil(muestras, 99.0)?,
+        maximo: percentil(muestras, 100.0)?,
+    })
 }

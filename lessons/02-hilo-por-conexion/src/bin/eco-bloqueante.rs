@@ -16,7 +16,7 @@ use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use leccion_02::{arranca_servidor, asegura_descriptores, kib, lee_opciones_eco, mib, ronda, Foto, Limites};
+use leccion_02::{Foto, Limites, arranca_servidor, asegura_descriptores, kib, lee_opciones_eco, mib, ronda};
 
 fn main() {
     let opciones = match lee_opciones_eco(std::env::args().skip(1)) {
@@ -79,10 +79,7 @@ fn demo(clientes: usize, mensajes: usize) -> std::io::Result<()> {
 
     let total = clientes * mensajes;
     println!("Clientes conectados a la vez:    {clientes}");
-    println!(
-        "Hilos del servidor a la vez:     {} (pico)",
-        contadores.pico.load(Ordering::SeqCst)
-    );
+    println!("Hilos del servidor a la vez:     {} (pico)", contadores.pico.load(Ordering::SeqCst));
     println!("Tiempo en conectarlos todos:     {:.1} ms", conectar.as_secs_f64() * 1e3);
     println!(
         "Ecos:                            {bien} de {total} correctos (64 B cada uno) en {:.1} ms",
@@ -94,16 +91,8 @@ fn demo(clientes: usize, mensajes: usize) -> std::io::Result<()> {
             let r = d.residente.saturating_sub(a.residente) as f64;
             let n = clientes as f64;
             println!("Hilos del proceso (/proc):       {} con todas las conexiones abiertas", d.hilos);
-            println!(
-                "Memoria virtual (VmSize):        +{:.1} MiB = {:.1} KiB por conexión",
-                mib(v),
-                kib(v / n)
-            );
-            println!(
-                "Memoria residente (VmRSS):       +{:.1} MiB = {:.1} KiB por conexión",
-                mib(r),
-                kib(r / n)
-            );
+            println!("Memoria virtual (VmSize):        +{:.1} MiB = {:.1} KiB por conexión", mib(v), kib(v / n));
+            println!("Memoria residente (VmRSS):       +{:.1} MiB = {:.1} KiB por conexión", mib(r), kib(r / n));
         }
         _ => println!("Memoria:                         no disponible (este sistema no tiene /proc)"),
     }

@@ -8,13 +8,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::{Duration, Instant};
 
 use leccion_04::ceder::ceder;
-use leccion_04::ejecutor::{block_on, MiniEjecutor};
+use leccion_04::ejecutor::{MiniEjecutor, block_on};
 use leccion_04::maquina::DosPasos;
 use leccion_04::temporizador::Temporizador;
 use leccion_04::{activa_traza, opciones_o_salir};

@@ -12,8 +12,8 @@ use std::mem::size_of_val;
 use std::time::Duration;
 
 use leccion_04::ceder::ceder;
-use leccion_04::maquina::{dos_pasos, DosPasos};
-use leccion_04::{opciones_o_salir, pedido_hasta_ahora, AsignadorContador};
+use leccion_04::maquina::{DosPasos, dos_pasos};
+use leccion_04::{AsignadorContador, opciones_o_salir, pedido_hasta_ahora};
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;

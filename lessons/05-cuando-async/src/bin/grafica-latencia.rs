@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use plotters::prelude::*;
 
-use leccion_05::{csv_por_defecto, lee_csv, svg_por_defecto, Escenario};
+use leccion_05::{Escenario, csv_por_defecto, lee_csv, svg_por_defecto};
 
 fn opciones() -> Result<(PathBuf, PathBuf), String> {
     let (mut csv, mut svg) = (csv_por_defecto(), svg_por_defecto());

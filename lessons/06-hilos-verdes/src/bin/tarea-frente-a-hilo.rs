@@ -175,8 +175,7 @@ fn memoria_de_hilos(n: usize) -> u64 {
 fn memoria_de_tareas(runtime: &tokio::runtime::Runtime, n: usize) -> u64 {
     runtime.block_on(async {
         let antes = rss();
-        let tareas: Vec<_> =
-            (0..n).map(|_| tokio::spawn(tokio::time::sleep(Duration::from_secs(3600)))).collect();
+        let tareas: Vec<_> = (0..n).map(|_| tokio::spawn(tokio::time::sleep(Duration::from_secs(3600)))).collect();
         // Que cada tarea se sondee una vez y registre su temporizador.
         tokio::time::sleep(Duration::from_millis(50)).await;
         let despues = rss();

@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use leccion_09::cargas::{ejecuta, Carga, Tamanos, Tokio};
+use leccion_09::cargas::{Carga, Tamanos, Tokio, ejecuta};
 use leccion_09::planificador::{Ejecutor, Robo, UnaCola};
-use leccion_09::{junta_filas, lee_csv, lee_opciones_banco, mediana, modelo_de_cpu, nucleos, Fila, CABECERA};
+use leccion_09::{CABECERA, Fila, junta_filas, lee_csv, lee_opciones_banco, mediana, modelo_de_cpu, nucleos};
 
 const EJECUTORES: [&str; 3] = ["una-cola", "robo", "tokio"];
 
@@ -105,7 +105,10 @@ fn main() {
 
     println!();
     println!("Lo que hizo el ejecutor robo en cada ejecución (media):");
-    println!("{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}", "carga", "hilos", "robos", "robadas", "desbordes", "del inyector");
+    println!(
+        "{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}",
+        "carga", "hilos", "robos", "robadas", "desbordes", "del inyector"
+    );
     for (carga, hilos, r, rb, d, i) in robos {
         println!("{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}", carga.nombre(), hilos, r, rb, d, i);
     }
@@ -131,7 +134,12 @@ fn main() {
                 let _ = std::fs::create_dir_all(carpeta);
             }
             match std::fs::write(ruta, texto) {
-                Ok(()) => println!("\nCSV: {} ({} filas de esta máquina, {} en total)", ruta.display(), filas.len(), todas.len()),
+                Ok(()) => println!(
+                    "\nCSV: {} ({} filas de esta máquina, {} en total)",
+                    ruta.display(),
+                    filas.len(),
+                    todas.len()
+                ),
                 Err(e) => {
                     eprintln!("error: no puedo escribir {}: {e}", ruta.display());
                     std::process::exit(1);

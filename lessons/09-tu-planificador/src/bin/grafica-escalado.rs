@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use leccion_09::{lee_csv, lee_opciones_grafica, Fila};
+use leccion_09::{Fila, lee_csv, lee_opciones_grafica};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -77,7 +77,8 @@ fn dibuja(filas: &[Fila], ruta: &std::path::Path) -> Result<(), Box<dyn std::err
         cabecera.draw(&Text::new(nota, (720, 41), ("sans-serif", 13)))?;
     }
     let mut cargas: Vec<&str> = ORDEN_CARGAS.iter().copied().filter(|c| filas.iter().any(|f| f.carga == *c)).collect();
-    cargas.extend(filas.iter().map(|f| f.carga.as_str()).filter(|c| !ORDEN_CARGAS.contains(c)).collect::<BTreeSet<_>>());
+    cargas
+        .extend(filas.iter().map(|f| f.carga.as_str()).filter(|c| !ORDEN_CARGAS.contains(c)).collect::<BTreeSet<_>>());
     for (panel, carga) in paneles.split_evenly((2, 2)).iter().zip(cargas) {
         let del_panel: Vec<&Fila> = filas.iter().filter(|f| f.carga == carga).collect();
         let max_hilos = del_panel.iter().map(|f| f.hilos).max().unwrap_or(1).max(2);

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use plotters::prelude::*;
 
-use leccion_11::{csv_por_defecto, lee_csv, svg_por_defecto, Escenario, Fila};
+use leccion_11::{Escenario, Fila, csv_por_defecto, lee_csv, svg_por_defecto};
 
 fn opciones() -> Result<(PathBuf, PathBuf), String> {
     let (mut csv, mut svg) = (csv_por_defecto(), svg_por_defecto());
