@@ -1,4 +1,4 @@
-//! `cargo curso ciclo`: mide, en esta máquina, el ciclo de trabajo de quien
+//! `cargo curso mantenimiento ciclo`: mide, en esta máquina, el ciclo de trabajo de quien
 //! aprende. No es una prueba: es un banco de medida, y sus números van al
 //! README.
 //!

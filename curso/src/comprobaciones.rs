@@ -13,7 +13,10 @@
 //! - cada capítulo `NN-tema.md` tiene `lessons/`, `exercises/` y `solutions/`
 //!   con la misma carpeta, y al revés;
 //! - cada número con unidad de la prosa está en el registro de mediciones
-//!   (ver [`crate::mediciones`]).
+//!   (ver [`crate::mediciones`]);
+//! - cada cita lleva a una entrada de `book/referencias.md`, cada entrada se
+//!   cita y tiene su enlace, y nada cita un texto que quien lee no tiene
+//!   (ver [`crate::referencias`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -46,6 +49,7 @@ pub fn comprobar_libro(raiz: &Path) -> Vec<String> {
     problemas.extend(comprobar_carpetas(raiz, &paginas));
     problemas.extend(comprobar_capitulos(raiz, &paginas));
     problemas.extend(crate::mediciones::comprobar(raiz));
+    problemas.extend(crate::referencias::comprobar(raiz));
     problemas
 }
 
@@ -340,6 +344,106 @@ fn comprobar_carpetas(raiz: &Path, paginas: &[PathBuf]) -> Vec<String> {
     problemas
 }
 
+/// Revisa el HTML construido: cada `href` y `src` interno lleva a un archivo
+/// que existe y, si tiene fragmento (`#ancla`), a un `id` que existe en esa
+/// página; cada enlace al repositorio lleva a un archivo del espacio de trabajo.
+pub fn comprobar_html(destino: &Path, raiz: &Path, repositorio: &str) -> Vec<String> {
+    let mut problemas = Vec::new();
+    let mut paginas: Vec<PathBuf> = Vec::new();
+    let mut pendientes = vec![destino.to_path_buf()];
+    while let Some(dir) = pendientes.pop() {
+        for entrada in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let ruta = entrada.path();
+            if ruta.is_dir() {
+                pendientes.push(ruta);
+            } else if ruta.extension().is_some_and(|x| x == "html") {
+                paginas.push(ruta);
+            }
+        }
+    }
+    paginas.sort();
+    let mut ids: std::collections::HashMap<PathBuf, std::collections::HashSet<String>> = Default::default();
+    let mut ids_de = |ruta: &Path| -> std::collections::HashSet<String> {
+        ids.entry(ruta.to_path_buf())
+            .or_insert_with(|| {
+                let html = fs::read_to_string(ruta).unwrap_or_default();
+                valores_de(&html, "id=\"").into_iter().map(|(v, _)| v).collect()
+            })
+            .clone()
+    };
+    let prefijo_repo = format!("{}/", repositorio.trim_end_matches('/'));
+    for pagina in &paginas {
+        let html = fs::read_to_string(pagina).unwrap_or_default();
+        let nombre = pagina.strip_prefix(destino).unwrap_or(pagina).display().to_string();
+        // 404.html usa rutas absolutas desde la raíz del sitio (site-url).
+        if nombre == "404.html" {
+            continue;
+        }
+        let mut vistos = std::collections::HashSet::new();
+        for (valor, _) in valores_de(&html, "href=\"").into_iter().chain(valores_de(&html, "src=\"")) {
+            if !vistos.insert(valor.clone()) {
+                continue;
+            }
+            let valor = valor.replace("&amp;", "&");
+            if let Some(resto) = valor.strip_prefix(&prefijo_repo) {
+                // .../blob/main/ruta o .../tree/main/ruta o .../edit/main/ruta
+                let ruta = resto.splitn(3, '/').nth(2).unwrap_or_default();
+                let ruta = ruta.split('#').next().unwrap_or_default().trim_end_matches('/');
+                if (resto.starts_with("blob/") || resto.starts_with("tree/") || resto.starts_with("edit/"))
+                    && !raiz.join(ruta).exists()
+                {
+                    problemas
+                        .push(format!("{nombre}: el enlace al repositorio {valor} lleva a un archivo que no existe"));
+                }
+                continue;
+            }
+            if valor.contains("://")
+                || valor.starts_with("mailto:")
+                || valor.starts_with("data:")
+                || valor.starts_with("javascript:")
+            {
+                continue;
+            }
+            let (ruta, fragmento) = valor.split_once('#').map_or((valor.as_str(), None), |(r, f)| (r, Some(f)));
+            let ruta = ruta.split('?').next().unwrap_or_default();
+            let objetivo = if ruta.is_empty() {
+                pagina.clone()
+            } else {
+                let o = normalizar(&pagina.parent().unwrap().join(ruta));
+                if o.is_dir() { o.join("index.html") } else { o }
+            };
+            if !objetivo.is_file() {
+                problemas.push(format!("{nombre}: el enlace «{valor}» no lleva a ningún archivo"));
+                continue;
+            }
+            if let Some(f) = fragmento.filter(|f| !f.is_empty())
+                && objetivo.extension().is_some_and(|x| x == "html")
+                && !ids_de(&objetivo).contains(f)
+            {
+                problemas.push(format!("{nombre}: el enlace «{valor}» apunta a un ancla que no existe"));
+            }
+        }
+    }
+    problemas
+}
+
+/// Los valores de un atributo (`id="`, `href="`) en un HTML, con su posición.
+fn valores_de(html: &str, atributo: &str) -> Vec<(String, usize)> {
+    let mut salida = Vec::new();
+    let mut desde = 0;
+    while let Some(p) = html[desde..].find(atributo) {
+        let inicio = desde + p + atributo.len();
+        // Que sea el atributo entero (` id="`), no el final de otro (`data-id="`).
+        let antes = html[..desde + p].chars().last();
+        let Some(fin) = html[inicio..].find('"') else { break };
+        if antes.is_some_and(|c| c.is_whitespace()) {
+            salida.push((html[inicio..inicio + fin].to_string(), inicio));
+        }
+        desde = inicio + fin;
+    }
+    salida
+}
+
 #[cfg(test)]
 mod pruebas {
     use super::*;
@@ -412,104 +516,4 @@ mod pruebas {
         assert!(problemas("[x](../lessons/06-hilos-verdes/src/main.rs)\n", false).is_empty());
         assert!(problemas("[x](https://tokio.rs)\n", false).is_empty());
     }
-}
-
-/// Revisa el HTML construido: cada `href` y `src` interno lleva a un archivo
-/// que existe y, si tiene fragmento (`#ancla`), a un `id` que existe en esa
-/// página; cada enlace al repositorio lleva a un archivo del espacio de trabajo.
-pub fn comprobar_html(destino: &Path, raiz: &Path, repositorio: &str) -> Vec<String> {
-    let mut problemas = Vec::new();
-    let mut paginas: Vec<PathBuf> = Vec::new();
-    let mut pendientes = vec![destino.to_path_buf()];
-    while let Some(dir) = pendientes.pop() {
-        for entrada in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let ruta = entrada.path();
-            if ruta.is_dir() {
-                pendientes.push(ruta);
-            } else if ruta.extension().is_some_and(|x| x == "html") {
-                paginas.push(ruta);
-            }
-        }
-    }
-    paginas.sort();
-    let mut ids: std::collections::HashMap<PathBuf, std::collections::HashSet<String>> = Default::default();
-    let mut ids_de = |ruta: &Path| -> std::collections::HashSet<String> {
-        ids.entry(ruta.to_path_buf())
-            .or_insert_with(|| {
-                let html = fs::read_to_string(ruta).unwrap_or_default();
-                valores_de(&html, "id=\"").into_iter().map(|(v, _)| v).collect()
-            })
-            .clone()
-    };
-    let prefijo_repo = format!("{}/", repositorio.trim_end_matches('/'));
-    for pagina in &paginas {
-        let html = fs::read_to_string(pagina).unwrap_or_default();
-        let nombre = pagina.strip_prefix(destino).unwrap_or(pagina).display().to_string();
-        // 404.html usa rutas absolutas desde la raíz del sitio (site-url).
-        if nombre == "404.html" {
-            continue;
-        }
-        let mut vistos = std::collections::HashSet::new();
-        for (valor, _) in valores_de(&html, "href=\"").into_iter().chain(valores_de(&html, "src=\"")) {
-            if !vistos.insert(valor.clone()) {
-                continue;
-            }
-            let valor = valor.replace("&amp;", "&");
-            if let Some(resto) = valor.strip_prefix(&prefijo_repo) {
-                // .../blob/main/ruta o .../tree/main/ruta o .../edit/main/ruta
-                let ruta = resto.splitn(3, '/').nth(2).unwrap_or_default();
-                let ruta = ruta.split('#').next().unwrap_or_default().trim_end_matches('/');
-                if resto.starts_with("blob/") || resto.starts_with("tree/") || resto.starts_with("edit/") {
-                    if !raiz.join(ruta).exists() {
-                        problemas.push(format!(
-                            "{nombre}: el enlace al repositorio {valor} lleva a un archivo que no existe"
-                        ));
-                    }
-                }
-                continue;
-            }
-            if valor.contains("://")
-                || valor.starts_with("mailto:")
-                || valor.starts_with("data:")
-                || valor.starts_with("javascript:")
-            {
-                continue;
-            }
-            let (ruta, fragmento) = valor.split_once('#').map_or((valor.as_str(), None), |(r, f)| (r, Some(f)));
-            let ruta = ruta.split('?').next().unwrap_or_default();
-            let objetivo = if ruta.is_empty() {
-                pagina.clone()
-            } else {
-                let o = normalizar(&pagina.parent().unwrap().join(ruta));
-                if o.is_dir() { o.join("index.html") } else { o }
-            };
-            if !objetivo.is_file() {
-                problemas.push(format!("{nombre}: el enlace «{valor}» no lleva a ningún archivo"));
-                continue;
-            }
-            if let Some(f) = fragmento.filter(|f| !f.is_empty()) {
-                if objetivo.extension().is_some_and(|x| x == "html") && !ids_de(&objetivo).contains(f) {
-                    problemas.push(format!("{nombre}: el enlace «{valor}» apunta a un ancla que no existe"));
-                }
-            }
-        }
-    }
-    problemas
-}
-
-/// Los valores de un atributo (`id="`, `href="`) en un HTML, con su posición.
-fn valores_de(html: &str, atributo: &str) -> Vec<(String, usize)> {
-    let mut salida = Vec::new();
-    let mut desde = 0;
-    while let Some(p) = html[desde..].find(atributo) {
-        let inicio = desde + p + atributo.len();
-        // Que sea el atributo entero (` id="`), no el final de otro (`data-id="`).
-        let antes = html[..desde + p].chars().last();
-        let Some(fin) = html[inicio..].find('"') else { break };
-        if antes.is_some_and(|c| c.is_whitespace()) {
-            salida.push((html[inicio..inicio + fin].to_string(), inicio));
-        }
-        desde = inicio + fin;
-    }
-    salida
 }

@@ -7,7 +7,7 @@
 //! hayas cambiado el archivo o hecho commits encima.
 //!
 //! Quien mantiene el curso y cambia un código inicial lo vuelve a fijar con
-//! `cargo curso fija-iniciales`. En la integración continua (variable `CI`),
+//! `cargo curso mantenimiento fija-iniciales`. En la integración continua (variable `CI`),
 //! un archivo que no coincide con su hash es un error.
 
 use std::collections::BTreeMap;
@@ -29,15 +29,16 @@ pub fn hash_git(contenido: &[u8]) -> String {
 
 /// Lee `exercises/iniciales.toml`: nombre del ejercicio → hash.
 pub fn cargar(raiz: &Path) -> Result<BTreeMap<String, String>, String> {
-    let texto = std::fs::read_to_string(raiz.join(INICIALES))
-        .map_err(|e| format!("no puedo leer {INICIALES}: {e}; créalo con `cargo curso fija-iniciales`"))?;
+    let texto = std::fs::read_to_string(raiz.join(INICIALES)).map_err(|e| {
+        format!("no puedo leer {INICIALES}: {e}; créalo con `cargo curso mantenimiento fija-iniciales`")
+    })?;
     toml::from_str(&texto).map_err(|e| format!("{INICIALES} no es válido: {e}"))
 }
 
 /// Escribe `exercises/iniciales.toml` con los archivos tal como están ahora.
 pub fn fijar(raiz: &Path, lista: &[Ejercicio]) -> Result<usize, String> {
     let mut texto = String::from(
-        "# Generado por `cargo curso fija-iniciales`: el hash git del código inicial\n\
+        "# Generado por `cargo curso mantenimiento fija-iniciales`: el hash git del código inicial\n\
          # de cada ejercicio. No lo edites a mano.\n",
     );
     for e in lista {
@@ -52,14 +53,14 @@ pub fn fijar(raiz: &Path, lista: &[Ejercicio]) -> Result<usize, String> {
 /// El contenido inicial del archivo de un ejercicio: el archivo actual si no
 /// ha cambiado, o el original que guarda git.
 pub fn contenido(raiz: &Path, e: &Ejercicio, hashes: &BTreeMap<String, String>) -> Result<Vec<u8>, String> {
-    let esperado = hashes
-        .get(&e.nombre)
-        .ok_or_else(|| format!("«{}» no está en {INICIALES}; ejecuta `cargo curso fija-iniciales`", e.nombre))?;
+    let esperado = hashes.get(&e.nombre).ok_or_else(|| {
+        format!("«{}» no está en {INICIALES}; ejecuta `cargo curso mantenimiento fija-iniciales`", e.nombre)
+    })?;
     let ruta = raiz.join(e.carpeta()).join(&e.archivo);
-    if let Ok(actual) = std::fs::read(&ruta) {
-        if &hash_git(&actual) == esperado {
-            return Ok(actual);
-        }
+    if let Ok(actual) = std::fs::read(&ruta)
+        && &hash_git(&actual) == esperado
+    {
+        return Ok(actual);
     }
     let salida = Command::new("git")
         .args(["cat-file", "blob", esperado])

@@ -10,13 +10,16 @@
 //!   medido o citado), la orden que las repite y las gráficas.
 //! - [`comprobaciones`]: revisa las fuentes del libro (bloques de Rust,
 //!   diagramas, enlaces).
+//! - [`referencias`]: la página de referencias y quién la cita.
 
 pub mod comprobaciones;
 pub mod ejercicios;
 pub mod libro;
 pub mod mediciones;
+pub mod referencias;
 pub mod servidor;
 pub mod verificacion;
+pub mod versionados;
 
 use std::path::{Path, PathBuf};
 
@@ -27,10 +30,10 @@ pub fn raiz() -> PathBuf {
     if let Some(r) = std::env::var_os("CURSO_RAIZ") {
         return PathBuf::from(r);
     }
-    if let Ok(actual) = std::env::current_dir() {
-        if let Some(r) = actual.ancestors().find(|d| es_raiz(d)) {
-            return r.to_path_buf();
-        }
+    if let Ok(actual) = std::env::current_dir()
+        && let Some(r) = actual.ancestors().find(|d| es_raiz(d))
+    {
+        return r.to_path_buf();
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("curso/ está dentro de la raíz").to_path_buf()
 }

@@ -1,6 +1,15 @@
 //! Construye el libro con mdbook y mdbook-mermaid usados como bibliotecas,
 //! a las versiones fijadas en `curso/Cargo.toml`.
 //!
+//! `book.toml` declara los mismos preprocesadores que se registran aquí, con
+//! los mismos nombres: `mermaid` (la orden `mdbook-mermaid`) y los del curso,
+//! [`DIRECTIVAS`] y [`ENLACES`] (la orden `cargo curso mantenimiento
+//! preprocesador NOMBRE`, que habla el protocolo de preprocesadores de
+//! mdbook, ver [`preprocesar`]). Así `mdbook build` y `mdbook serve`, con
+//! mdbook 0.5.4 y mdbook-mermaid 0.17.1 instalados, dan el mismo sitio que
+//! `cargo libro`, que no necesita nada instalado: aquí los preprocesadores
+//! declarados se sustituyen por los mismos, dentro del proceso.
+//!
 //! mdbook termina bien aunque falte un archivo incluido o un ancla (solo lo
 //! escribe como ERROR en su registro), así que aquí se cuentan los errores y
 //! avisos que registra y la construcción falla si hay alguno.
@@ -12,6 +21,17 @@ use mdbook_driver::MDBook;
 use mdbook_driver::book::{Book, BookItem};
 use mdbook_driver::errors::Result as ResultadoMdbook;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+
+/// El nombre del preprocesador de las directivas del curso en `book.toml`.
+pub const DIRECTIVAS: &str = "directivas-del-curso";
+/// El nombre del preprocesador de los enlaces al repositorio en `book.toml`.
+pub const ENLACES: &str = "enlaces-al-repositorio";
+
+/// La versión de mdbook con la que se construye el libro (y para la que se
+/// revisó el tema de `curso/tema/`).
+pub const VERSION_DE_MDBOOK: &str = "0.5.4";
+/// La de mdbook-mermaid.
+pub const VERSION_DE_MDBOOK_MERMAID: &str = "0.17.1";
 
 /// La URL del repositorio cuando no se configura otra.
 pub const REPOSITORIO_POR_DEFECTO: &str = "https://github.com/curso-async-rust/curso";
@@ -30,6 +50,13 @@ pub struct Construccion {
 /// Construye el libro de `raiz` en `destino` (por defecto, el `build-dir`
 /// de `book.toml`). Devuelve cuántos errores y avisos registró mdbook.
 pub fn construir(raiz: &Path, destino: Option<&Path>) -> Result<Construccion, String> {
+    construir_con(raiz, destino, None)
+}
+
+/// Como [`construir`]; con `recarga`, las páginas llevan el guion de
+/// recarga de mdbook apuntando a ese punto (`__livereload`), como con
+/// `mdbook serve`.
+pub fn construir_con(raiz: &Path, destino: Option<&Path>, recarga: Option<&str>) -> Result<Construccion, String> {
     instalar_registro();
     let errores_antes = ERRORES.load(Ordering::SeqCst);
     let avisos_antes = AVISOS.load(Ordering::SeqCst);
@@ -37,10 +64,22 @@ pub fn construir(raiz: &Path, destino: Option<&Path>) -> Result<Construccion, St
     if let Some(d) = destino {
         libro.config.build.build_dir = d.to_path_buf();
     }
-    let repositorio = repositorio(&libro.config);
+    if let Some(punto) = recarga {
+        libro
+            .config
+            .set("output.html.live-reload-endpoint", punto)
+            .map_err(|e| format!("no puedo activar la recarga: {e:#}"))?;
+    }
+    // Los mismos nombres que en book.toml: sustituyen, en su sitio, a las
+    // órdenes externas que mdbook habría lanzado.
+    for nombre in ["mermaid", DIRECTIVAS, ENLACES] {
+        if libro.config.get::<toml::Value>(&format!("preprocessor.{nombre}")).ok().flatten().is_none() {
+            return Err(format!("book.toml no declara el preprocesador «{nombre}» ([preprocessor.{nombre}])"));
+        }
+    }
     libro.with_preprocessor(mdbook_mermaid::Mermaid);
-    libro.with_preprocessor(DirectivasDelCurso { raiz: raiz.to_path_buf() });
-    libro.with_preprocessor(EnlacesAlRepositorio { repositorio });
+    libro.with_preprocessor(DirectivasDelCurso);
+    libro.with_preprocessor(EnlacesAlRepositorio);
     libro.build().map_err(|e| format!("mdbook no pudo construir el libro: {e:#}"))?;
     let destino = raiz.join(&libro.config.build.build_dir);
     Ok(Construccion {
@@ -62,19 +101,53 @@ pub fn repositorio(config: &mdbook_driver::config::Config) -> String {
         .to_string()
 }
 
+/// Ejecuta un preprocesador del curso como orden externa de mdbook
+/// (`cargo curso mantenimiento preprocesador NOMBRE [supports RENDERER]`):
+/// con `supports`, responde con el código de salida si sirve para ese
+/// renderizador; sin él, lee `[contexto, libro]` en JSON de `entrada` y
+/// escribe el libro preprocesado en `salida`.
+pub fn preprocesar(
+    nombre: &str,
+    argumentos: &[String],
+    entrada: impl std::io::Read,
+    salida: impl std::io::Write,
+) -> Result<bool, String> {
+    let preprocesador: Box<dyn Preprocessor> = match nombre {
+        DIRECTIVAS => Box::new(DirectivasDelCurso),
+        ENLACES => Box::new(EnlacesAlRepositorio),
+        otro => {
+            return Err(format!(
+                "no hay ningún preprocesador del curso llamado «{otro}» (hay {DIRECTIVAS} y {ENLACES})"
+            ));
+        }
+    };
+    match argumentos {
+        [] => {}
+        [orden, renderizador] if orden == "supports" => {
+            return preprocesador.supports_renderer(renderizador).map_err(|e| format!("{e:#}"));
+        }
+        otros => return Err(format!("argumentos inesperados: {}", otros.join(" "))),
+    }
+    let (contexto, libro) =
+        mdbook_preprocessor::parse_input(entrada).map_err(|e| format!("mdbook no me pasó un libro legible: {e:#}"))?;
+    let libro = preprocesador.run(&contexto, libro).map_err(|e| format!("{e:#}"))?;
+    serde_json::to_writer(salida, &libro).map_err(|e| format!("no puedo escribir el libro: {e}"))?;
+    Ok(true)
+}
+
 /// Convierte los enlaces de los capítulos a archivos del espacio de trabajo
 /// (`../lessons/06-hilos-verdes/src/main.rs`) en enlaces al repositorio, que
-/// funcionan también en el sitio publicado.
-pub struct EnlacesAlRepositorio {
-    pub repositorio: String,
-}
+/// funcionan también en el sitio publicado. El repositorio sale de
+/// `output.html.git-repository-url`.
+pub struct EnlacesAlRepositorio;
 
 impl Preprocessor for EnlacesAlRepositorio {
     fn name(&self) -> &str {
-        "enlaces-al-repositorio"
+        ENLACES
     }
 
     fn run(&self, ctx: &PreprocessorContext, mut book: Book) -> ResultadoMdbook<Book> {
+        let repositorio = repositorio(&ctx.config);
         let fuente = ctx.root.join(&ctx.config.book.src);
         book.for_each_mut(|item| {
             if let BookItem::Chapter(capitulo) = item {
@@ -84,7 +157,7 @@ impl Preprocessor for EnlacesAlRepositorio {
                     .and_then(|p| p.parent())
                     .map(|p| fuente.join(p))
                     .unwrap_or_else(|| fuente.clone());
-                capitulo.content = reescribir_enlaces(&capitulo.content, &carpeta, &ctx.root, &self.repositorio);
+                capitulo.content = reescribir_enlaces(&capitulo.content, &carpeta, &ctx.root, &repositorio);
             }
         });
         Ok(book)
@@ -99,19 +172,20 @@ impl Preprocessor for EnlacesAlRepositorio {
 /// - `{{#horario}}`: el horario del curso, con el tiempo estimado que cada
 ///   capítulo declara en sus notas para quien enseña;
 /// - `{{#mediciones}}`: el registro de mediciones de todos los capítulos.
-pub struct DirectivasDelCurso {
-    pub raiz: PathBuf,
-}
+///
+/// La raíz del curso es la del libro (`ctx.root`).
+pub struct DirectivasDelCurso;
 
 impl Preprocessor for DirectivasDelCurso {
     fn name(&self) -> &str {
-        "directivas-del-curso"
+        DIRECTIVAS
     }
 
-    fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> ResultadoMdbook<Book> {
-        let lista = crate::ejercicios::cargar(&self.raiz).map_err(|e| anyhow_error(&e))?;
-        let horario = tabla_de_horario(&self.raiz);
-        let mediciones = crate::mediciones::pagina(&self.raiz);
+    fn run(&self, ctx: &PreprocessorContext, mut book: Book) -> ResultadoMdbook<Book> {
+        let raiz = &ctx.root;
+        let lista = crate::ejercicios::cargar(raiz).map_err(|e| anyhow_error(&e))?;
+        let horario = tabla_de_horario(raiz);
+        let mediciones = crate::mediciones::pagina(raiz);
         let mut fallo = None;
         book.for_each_mut(|item| {
             let BookItem::Chapter(capitulo) = item else { return };
@@ -309,4 +383,33 @@ fn instalar_registro() {
     UNA_VEZ.call_once(|| {
         let _ = tracing::subscriber::set_global_default(Registro);
     });
+}
+
+/// Lo que rehace el libro en `cargo libro` cuando cambia una fuente: la
+/// misma construcción, con el guion de recarga, en una carpeta aparte
+/// (`CARPETA.nueva`) que después ocupa el sitio de `carpeta`; así el servidor
+/// nunca sirve un libro a medio escribir. Los errores y avisos de mdbook
+/// hacen fallar la reconstrucción (quedan escritos arriba) y dejan el libro
+/// anterior.
+pub fn reconstruir_en_vivo(raiz: &Path, carpeta: &Path) -> impl FnMut() -> Result<(), String> + Send + 'static {
+    let raiz = raiz.to_path_buf();
+    let carpeta = carpeta.to_path_buf();
+    let con_sufijo = move |sufijo: &str| {
+        let mut nombre = carpeta.file_name().unwrap_or_default().to_os_string();
+        nombre.push(sufijo);
+        carpeta.with_file_name(nombre)
+    };
+    let (nueva, vieja, carpeta) = (con_sufijo(".nueva"), con_sufijo(".vieja"), con_sufijo(""));
+    move || {
+        let _ = std::fs::remove_dir_all(&nueva);
+        let hecho = construir_con(&raiz, Some(&nueva), Some(crate::servidor::RECARGA))?;
+        if hecho.errores + hecho.avisos > 0 {
+            return Err(format!("{} errores y {} avisos de mdbook (arriba)", hecho.errores, hecho.avisos));
+        }
+        let _ = std::fs::remove_dir_all(&vieja);
+        std::fs::rename(&carpeta, &vieja).map_err(|e| format!("no puedo apartar {}: {e}", carpeta.display()))?;
+        std::fs::rename(&nueva, &carpeta).map_err(|e| format!("no puedo poner el libro nuevo: {e}"))?;
+        let _ = std::fs::remove_dir_all(&vieja);
+        Ok(())
+    }
 }

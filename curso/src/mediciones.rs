@@ -4,8 +4,9 @@
 //!
 //! - `medido`: lo mide una lección; `orden` es la orden que lo mide y
 //!   `linea` (opcional), un trozo de la línea de su salida que lo da;
-//! - `citado`: viene de una fuente (`fuente`: una dirección o un hecho de las
-//!   referencias del curso);
+//! - `citado`: viene de una entrada de la página «Referencias»
+//!   (`referencia`: su identificador, `tokio-cola-local` para el ancla
+//!   `ref-tokio-cola-local` de `book/referencias.md`);
 //! - `parametro`: una entrada del experimento o un número de ejemplo
 //!   (`donde`: el archivo que lo fija);
 //! - `calculo`: una cuenta con otros valores del registro (`cuenta`).
@@ -37,11 +38,10 @@ pub struct Dato {
     pub tipo: String,
     pub orden: Option<String>,
     pub linea: Option<String>,
-    pub fuente: Option<String>,
+    /// La entrada de `book/referencias.md` de la que sale un valor citado.
+    pub referencia: Option<String>,
     pub donde: Option<String>,
     pub cuenta: Option<String>,
-    /// Lo que afirmaba la fuente del curso, si lo medido es otra cosa.
-    pub semilla: Option<String>,
     /// La máquina donde se midió (por defecto, `referencia`).
     pub maquina: Option<String>,
 }
@@ -51,7 +51,7 @@ pub struct Dato {
 struct Archivo {
     /// Órdenes que no dan ningún número de la prosa, pero que en modo
     /// completo escriben los resultados (`resultados/*.csv`) de las
-    /// gráficas. `cargo curso mide` también las ejecuta.
+    /// gráficas. `cargo curso mantenimiento mide` también las ejecuta.
     #[serde(default)]
     genera: Vec<String>,
     #[serde(default)]
@@ -203,7 +203,7 @@ pub fn valores_de_la_prosa(texto: &str) -> Vec<(usize, String)> {
 fn obligatorio(tipo: &str) -> Option<&'static str> {
     match tipo {
         "medido" => Some("orden"),
-        "citado" => Some("fuente"),
+        "citado" => Some("referencia"),
         "parametro" => Some("donde"),
         "calculo" => Some("cuenta"),
         _ => None,
@@ -262,7 +262,7 @@ pub fn comprobar(raiz: &Path) -> Vec<String> {
                 Some(campo) => {
                     let valor = match campo {
                         "orden" => &d.orden,
-                        "fuente" => &d.fuente,
+                        "referencia" => &d.referencia,
                         "donde" => &d.donde,
                         _ => &d.cuenta,
                     };
@@ -276,6 +276,9 @@ pub fn comprobar(raiz: &Path) -> Vec<String> {
             }
             if d.valores.is_empty() {
                 problemas.push(format!("{ruta}: un dato sin valores («{}»)", d.que));
+            }
+            if d.tipo != "citado" && d.referencia.is_some() {
+                problemas.push(format!("{ruta}: «{nombre}» no es citado; «referencia» es solo para lo citado"));
             }
             if d.tipo != "medido" && (d.orden.is_some() || d.linea.is_some()) {
                 problemas.push(format!("{ruta}: «{nombre}» no es medido; «orden» y «linea» son solo para lo medido"));
@@ -394,12 +397,13 @@ fn celda(texto: &str) -> String {
     texto.replace('|', "\\|").replace('\n', " ")
 }
 
-fn como_se_sabe(d: &Dato) -> String {
+fn como_se_sabe(raiz: &Path, d: &Dato) -> String {
     match d.tipo.as_str() {
         "medido" => format!("medido: `{}`", d.orden.as_deref().unwrap_or_default()),
         "citado" => {
-            let f = d.fuente.as_deref().unwrap_or_default();
-            if f.starts_with("http") { format!("citado: <{f}>") } else { format!("citado: {}", celda(f)) }
+            let r = d.referencia.as_deref().unwrap_or_default();
+            let titulo = crate::referencias::titulo(raiz, r).unwrap_or_else(|| r.to_string());
+            format!("citado: [{}](referencias.md#{}{r})", celda(&titulo), crate::referencias::PREFIJO)
         }
         "parametro" => {
             let donde = d.donde.as_deref().unwrap_or_default();
@@ -448,13 +452,10 @@ pub fn pagina(raiz: &Path) -> Result<String, String> {
         t.push_str("| valor | qué es | cómo se sabe |\n|---|---|---|\n");
         for d in &r.datos {
             let mut que = celda(&d.que);
-            if let Some(s) = &d.semilla {
-                que.push_str(&format!(" *La fuente del curso decía: {}.*", celda(s.trim_end_matches('.'))));
-            }
             if let Some(m) = d.maquina.as_deref().filter(|m| *m != "referencia") {
                 que.push_str(&format!(" (máquina `{m}`)"));
             }
-            t.push_str(&format!("| {} | {que} | {} |\n", d.valores.join(", "), como_se_sabe(d)));
+            t.push_str(&format!("| {} | {que} | {} |\n", d.valores.join(", "), como_se_sabe(raiz, d)));
         }
     }
     Ok(t)

@@ -46,16 +46,16 @@ pub fn palabras_del_curso(raiz: &Path) -> Result<(BTreeSet<String>, BTreeSet<Str
 pub fn prosa(markdown: &str) -> String {
     let mut salida = String::new();
     let mut en_codigo = 0;
-    for evento in Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES) {
+    // Con los atributos de encabezado, como mdbook: el ancla de
+    // `### Título {#ref-x}` no es prosa.
+    let opciones = pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES;
+    for evento in Parser::new_ext(markdown, opciones) {
         match evento {
             Event::Start(Tag::CodeBlock(_)) => en_codigo += 1,
             Event::End(TagEnd::CodeBlock) => en_codigo -= 1,
-            Event::Text(t) if en_codigo == 0 => {
-                // Las directivas de mdbook ({{#include ...}}) no son prosa.
-                if !t.trim_start().starts_with("{{#") {
-                    salida.push_str(&t);
-                }
-            }
+            // Las directivas de mdbook ({{#include ...}}) no son prosa.
+            Event::Text(t) if en_codigo == 0 && !t.trim_start().starts_with("{{#") => salida.push_str(&t),
+            Event::Text(_) => {}
             Event::SoftBreak | Event::HardBreak | Event::End(_) => salida.push('\n'),
             Event::Code(_) => salida.push(' '),
             _ => {}

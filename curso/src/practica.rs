@@ -101,22 +101,29 @@ pub fn estados(raiz: &Path, lista: &[Ejercicio]) -> Vec<Estado> {
         .collect()
 }
 
-/// Anota el resultado de verificar `e` con su archivo actual.
-pub fn anotar(raiz: &Path, e: &Ejercicio, paso: bool) -> Result<(), String> {
+/// Anota el resultado de verificar cada ejercicio con su archivo actual, de una vez.
+pub fn anotar(raiz: &Path, resultados: &[(&Ejercicio, bool)]) -> Result<(), String> {
     let mut registro = leer_registro(raiz);
-    match hash_actual(raiz, e) {
-        Some(hash) => {
-            registro.ejercicio.insert(e.nombre.clone(), Entrada { hash, paso });
-        }
-        None => {
-            registro.ejercicio.remove(&e.nombre);
+    for (e, paso) in resultados {
+        match hash_actual(raiz, e) {
+            Some(hash) => {
+                registro.ejercicio.insert(e.nombre.clone(), Entrada { hash, paso: *paso });
+            }
+            None => {
+                registro.ejercicio.remove(&e.nombre);
+            }
         }
     }
+    guardar_registro(raiz, &registro)
+}
+
+fn guardar_registro(raiz: &Path, registro: &Registro) -> Result<(), String> {
     let ruta = ruta_progreso(raiz);
     std::fs::create_dir_all(ruta.parent().unwrap()).map_err(|err| format!("no puedo crear {CARPETA}/: {err}"))?;
     let texto = format!(
-        "# Progreso de `cargo curso`. Puedes borrarlo: solo olvida las últimas verificaciones.\n{}",
-        toml::to_string(&registro).map_err(|e| e.to_string())?
+        "# Progreso de `cargo curso`. Puedes borrarlo: solo olvida las últimas verificaciones\n\
+         # (`cargo curso verifica --todos` lo rehace). Tus copias están aparte, en {COPIAS}/.\n{}",
+        toml::to_string(registro).map_err(|e| e.to_string())?
     );
     std::fs::write(&ruta, texto).map_err(|err| format!("no puedo escribir {}: {err}", ruta.display()))
 }
@@ -125,16 +132,99 @@ pub fn anotar(raiz: &Path, e: &Ejercicio, paso: bool) -> Result<(), String> {
 pub fn olvidar(raiz: &Path, e: &Ejercicio) -> Result<(), String> {
     let mut registro = leer_registro(raiz);
     if registro.ejercicio.remove(&e.nombre).is_some() {
-        let texto = toml::to_string(&registro).map_err(|e| e.to_string())?;
-        std::fs::write(ruta_progreso(raiz), texto).map_err(|e| e.to_string())?;
+        guardar_registro(raiz, &registro)?;
     }
     Ok(())
+}
+
+/// El primer ejercicio, en orden, que no está hecho.
+pub fn siguiente(estados: &[Estado]) -> Option<usize> {
+    estados.iter().position(|e| *e != Estado::Hecho)
+}
+
+/// Busca un ejercicio por nombre; si no existe, sugiere los más parecidos.
+pub fn buscar<'a>(lista: &'a [Ejercicio], nombre: &str) -> Result<&'a Ejercicio, String> {
+    if let Some(e) = lista.iter().find(|e| e.nombre == nombre) {
+        return Ok(e);
+    }
+    let mut parecidos: Vec<(f64, &str)> = lista
+        .iter()
+        .map(|e| (strsim::normalized_damerau_levenshtein(nombre, &e.nombre), e.nombre.as_str()))
+        .filter(|(s, _)| *s > 0.4)
+        .collect();
+    parecidos.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let sugerencia = match parecidos.first() {
+        Some((_, n)) => format!("; ¿quisiste decir «{n}»?"),
+        None => "; míralos con `cargo curso lista`".to_string(),
+    };
+    Err(format!("no hay ningún ejercicio llamado «{nombre}»{sugerencia}"))
+}
+
+/// La lista de ejercicios con su estado; `completo` añade los capítulos, los
+/// títulos y la barra de progreso.
+pub fn listado(lista: &[Ejercicio], estados: &[Estado], completo: bool) -> String {
+    let mut texto = String::new();
+    let mut capitulo = "";
+    for (e, estado) in lista.iter().zip(estados) {
+        if !completo {
+            texto.push_str(&format!("  {} {:<14} {}\n", estado.marca(), estado.etiqueta(), e.nombre));
+            continue;
+        }
+        if e.capitulo != capitulo {
+            capitulo = &e.capitulo;
+            texto.push_str(&format!("\nCapítulo {capitulo}  (cargo test -p {})\n", e.paquete()));
+        }
+        let compilar = if e.compilar { "  [haz que compile]" } else { "" };
+        texto.push_str(&format!(
+            "  {} {:<14} {:<16} {}{compilar}\n",
+            estado.marca(),
+            estado.etiqueta(),
+            e.nombre,
+            e.titulo
+        ));
+    }
+    if completo {
+        let hechos = estados.iter().filter(|e| **e == Estado::Hecho).count();
+        texto.push_str(&format!("\nProgreso: {}\n", barra(hechos, lista.len())));
+    }
+    texto
+}
+
+/// Dónde guarda `cargo curso reinicia` tu versión de un ejercicio antes de
+/// devolverlo a su código inicial, relativo a la raíz (fuera de git). Está
+/// aparte del progreso: borrar `.curso/` no la toca.
+pub const COPIAS: &str = "mis-copias";
+
+/// La copia que guardaría `reiniciar`, o `None` si el ejercicio ya tiene su
+/// código inicial.
+pub fn copia_para_reiniciar(raiz: &Path, e: &Ejercicio) -> Result<Option<PathBuf>, String> {
+    let hashes = iniciales::cargar(raiz)?;
+    if iniciales::sin_tocar(raiz, e, &hashes) {
+        return Ok(None);
+    }
+    let segundos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    Ok(Some(raiz.join(COPIAS).join(format!("{}-{segundos}.rs", e.nombre))))
+}
+
+/// Guarda el archivo del ejercicio en `copia` y lo devuelve a su código inicial.
+pub fn reiniciar(raiz: &Path, e: &Ejercicio, copia: &Path) -> Result<(), String> {
+    let hashes = iniciales::cargar(raiz)?;
+    let original = iniciales::contenido(raiz, e, &hashes)?;
+    let ruta = raiz.join(e.carpeta()).join(&e.archivo);
+    if let Some(carpeta) = copia.parent() {
+        std::fs::create_dir_all(carpeta).map_err(|err| format!("no puedo crear {}: {err}", carpeta.display()))?;
+    }
+    if ruta.exists() {
+        std::fs::copy(&ruta, copia).map_err(|err| format!("no puedo guardar la copia: {err}; no he cambiado nada"))?;
+    }
+    std::fs::write(&ruta, original).map_err(|err| format!("no puedo escribir {}: {err}", ruta.display()))?;
+    olvidar(raiz, e)
 }
 
 /// Una barra de progreso: `[########------------] 4/10`.
 pub fn barra(hechos: usize, total: usize) -> String {
     let ancho = 20;
-    let llenos = if total == 0 { 0 } else { hechos * ancho / total };
+    let llenos = (hechos * ancho).checked_div(total).unwrap_or(0);
     format!("[{}{}] {hechos}/{total}", "#".repeat(llenos), "-".repeat(ancho - llenos))
 }
 
@@ -201,6 +291,43 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio], e: &Ejercicio) -> Result<Resu
     }
     informe.push_str(&format!("Más ayuda: cargo curso pista {}\n", e.nombre));
     Ok(Resultado { paso: false, informe })
+}
+
+/// Prueba todos los ejercicios, un capítulo cada vez (`cargo test -p
+/// ejercicios-NN`), y dice cuáles pasan. Un capítulo que no compila cuenta
+/// como fallo para el ejercicio cuyo archivo tiene el error; de los demás de
+/// ese capítulo no se sabe nada y no se devuelven.
+pub fn verificar_todos<'a>(
+    raiz: &Path,
+    lista: &'a [Ejercicio],
+    mut progreso: impl FnMut(&str),
+) -> Result<Vec<(&'a Ejercicio, bool)>, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut resultados = Vec::new();
+    for capitulo in crate::ejercicios::capitulos(lista) {
+        progreso(capitulo);
+        let del_capitulo: Vec<&Ejercicio> = lista.iter().filter(|e| e.capitulo == capitulo).collect();
+        let salida = Command::new(&cargo)
+            .args(["test", "--color", "never", "-p", &del_capitulo[0].paquete(), "--test", "ejercicios"])
+            .args(["--no-fail-fast", "--", "--color", "never"])
+            .current_dir(raiz)
+            .env("RUST_BACKTRACE", "0")
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .map_err(|err| format!("no puedo ejecutar cargo: {err}"))?;
+        let stdout = String::from_utf8_lossy(&salida.stdout);
+        let pasan: Vec<&str> =
+            stdout.lines().filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... ok")).collect();
+        let corrio = stdout.lines().any(|l| l.starts_with("running "));
+        for e in del_capitulo {
+            if corrio {
+                resultados.push((e, e.pruebas.iter().all(|p| pasan.contains(&p.as_str()))));
+            } else if String::from_utf8_lossy(&salida.stderr).contains(e.archivo.as_str()) {
+                resultados.push((e, false));
+            }
+        }
+    }
+    Ok(resultados)
 }
 
 /// Los bloques de error del compilador, sin las líneas de progreso de cargo.

@@ -64,8 +64,23 @@ struct ErrorDeCompilacion {
     archivos: Vec<String>,
 }
 
-/// Verifica todos los ejercicios de la lista.
-pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
+/// Hasta dónde llega la verificación.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alcance {
+    /// Lo que ve quien aprende: con el código inicial de su capítulo, las
+    /// pruebas de cada ejercicio fallan (o no compila, si es «haz que
+    /// compile»); con la solución, pasan; la demo se ejecuta. Es la que corre
+    /// `cargo test`: dos variantes por capítulo.
+    Esencial,
+    /// Además, cada ejercicio demuestra su propio fallo (la solución con solo
+    /// su archivo tomado del inicial) y cada respuesta incorrecta conocida
+    /// falla. Es la que corre `cargo curso mantenimiento comprueba` (y la
+    /// integración continua, justo después de `cargo test`).
+    Completa,
+}
+
+/// Verifica los ejercicios de la lista.
+pub fn verificar(raiz: &Path, lista: &[Ejercicio], alcance: Alcance) -> Informe {
     let mut informe = Informe { problemas: ejercicios::validar(raiz, lista), ..Default::default() };
     if !informe.problemas.is_empty() {
         return informe;
@@ -82,6 +97,11 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio]) -> Informe {
             return informe;
         }
     };
+    // Las demás variantes se escriben igual (así no se borran de una
+    // verificación completa anterior), pero no se compilan ni se prueban.
+    if alcance == Alcance::Esencial {
+        variantes.retain(|_, v| matches!(v.tipo, Tipo::Solucion | Tipo::Inicial));
+    }
     let inicio = Instant::now();
     // El mismo `target/` que el resto del curso: las dependencias (Tokio,
     // Rayon...) ya están compiladas con las mismas opciones y no se repiten.
@@ -164,12 +184,14 @@ fn preparar(raiz: &Path, lista: &[Ejercicio], base: &Path) -> Result<BTreeMap<St
     for e in lista {
         inicial.insert(e.nombre.clone(), iniciales::contenido(raiz, e, &hashes)?);
     }
+    // `ws-06-07` → `0.1.0-ws-06-07`: una versión por espacio de verificación.
+    let version = format!("0.1.0-{}", base.file_name().unwrap_or_default().to_string_lossy());
     let mut anadir = |e: &Ejercicio, tipo: Tipo, origen: PathBuf, reemplazos: Vec<(&str, Vec<u8>)>| {
         let paquete = nombre_paquete(e, &tipo);
         let dir = crates.join(&paquete);
         let reemplazos: BTreeMap<PathBuf, Vec<u8>> =
             reemplazos.into_iter().map(|(archivo, contenido)| (PathBuf::from(archivo), contenido)).collect();
-        copiar_crate(&origen, &dir, &paquete, &reemplazos, &mut escritos)?;
+        copiar_crate(&origen, &dir, &paquete, &version, &reemplazos, &mut escritos)?;
         variantes.insert(paquete, Variante { tipo, dir, ejecutable: None, demo: None, errores: Vec::new() });
         Ok::<(), String>(())
     };
@@ -228,11 +250,19 @@ fn escribir_bytes(ruta: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// Copia un crate (sin `target/`) y ajusta su `Cargo.toml`: otro nombre de
-/// paquete y rutas absolutas para lo que queda fuera del crate.
+/// paquete, una versión propia de este espacio de trabajo y rutas absolutas
+/// para lo que queda fuera del crate.
+///
+/// La versión importa: cargo distingue los artefactos de un paquete local
+/// por su nombre, su versión y su ruta *relativa* a la raíz del espacio de
+/// trabajo. Dos espacios de verificación (un capítulo, todos) tienen las
+/// mismas rutas relativas y comparten `target/`; sin otra versión, uno
+/// usaría lo que compiló el otro.
 fn copiar_crate(
     origen: &Path,
     destino: &Path,
     paquete: &str,
+    version: &str,
     reemplazos: &BTreeMap<PathBuf, Vec<u8>>,
     escritos: &mut BTreeSet<PathBuf>,
 ) -> Result<(), String> {
@@ -242,14 +272,15 @@ fn copiar_crate(
     let mut m: toml::Table = toml::from_str(&texto).map_err(|e| format!("{}: {e}", origen.display()))?;
     if let Some(p) = m.get_mut("package").and_then(|p| p.as_table_mut()) {
         p.insert("name".into(), paquete.into());
+        p.insert("version".into(), version.into());
     }
     let fija = |v: &mut toml::Value| {
-        if let Some(t) = v.as_table_mut() {
-            if let Some(toml::Value::String(ruta)) = t.get("path") {
-                let absoluta = normalizar(&origen.join(ruta));
-                if !absoluta.starts_with(origen) {
-                    t.insert("path".into(), absoluta.to_string_lossy().into_owned().into());
-                }
+        if let Some(t) = v.as_table_mut()
+            && let Some(toml::Value::String(ruta)) = t.get("path")
+        {
+            let absoluta = normalizar(&origen.join(ruta));
+            if !absoluta.starts_with(origen) {
+                t.insert("path".into(), absoluta.to_string_lossy().into_owned().into());
             }
         }
     };
@@ -334,7 +365,8 @@ fn cargo() -> Command {
 /// ejecutable de pruebas o sus errores.
 fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variante>) -> Result<(), String> {
     let salida = cargo()
-        .args(["build", "--workspace", "--tests", "--keep-going", "--message-format=json", "--quiet"])
+        .args(["build", "--tests", "--keep-going", "--message-format=json", "--quiet"])
+        .args(variantes.keys().flat_map(|p| ["-p", p.as_str()]))
         // Cada variante se compila casi siempre una sola vez: la compilación
         // incremental solo añadiría trabajo.
         .env("CARGO_INCREMENTAL", "0")
@@ -422,6 +454,12 @@ fn variante<'a>(variantes: &'a BTreeMap<String, Variante>, e: &Ejercicio, tipo: 
     variantes.get(&nombre_paquete(e, tipo))
 }
 
+/// Con qué código inicial se prueba el ejercicio `i`: solo el suyo sobre la
+/// solución (verificación completa) o, si no está, el del capítulo entero.
+fn inicial_de<'a>(variantes: &'a BTreeMap<String, Variante>, e: &Ejercicio, i: usize) -> Option<&'a Variante> {
+    variante(variantes, e, &Tipo::Mutante(i)).or_else(|| variante(variantes, e, &Tipo::Inicial))
+}
+
 fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -> Resultados {
     let solucion_de = |e: &Ejercicio| variante(variantes, e, &Tipo::Solucion);
     let mut deben_pasar = Vec::new();
@@ -442,11 +480,13 @@ fn ejecutar_todas(lista: &[Ejercicio], variantes: &BTreeMap<String, Variante>) -
             .and_then(|r| r.as_ref().ok())
             .map_or(LIMITE.as_secs_f64(), |r| r.segundos);
         let para_incorrectas = Duration::from_secs_f64((3.0 * solucion).clamp(5.0, LIMITE.as_secs_f64()));
-        let mutante = (!e.compilar).then_some((Tipo::Mutante(i), LIMITE));
-        let incorrectas = e.incorrectas.iter().map(|a| (Tipo::Incorrecta(i, a.clone()), para_incorrectas));
-        for (tipo, limite) in mutante.into_iter().chain(incorrectas) {
+        if let Some(v @ Variante { ejecutable: Some(exe), .. }) = inicial_de(variantes, e, i).filter(|_| !e.compilar) {
+            deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone(), LIMITE));
+        }
+        for incorrecta in &e.incorrectas {
+            let tipo = Tipo::Incorrecta(i, incorrecta.clone());
             if let Some(v @ Variante { ejecutable: Some(exe), .. }) = variante(variantes, e, &tipo) {
-                deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone(), limite));
+                deben_fallar.push((exe.clone(), v.dir.clone(), e.pruebas.clone(), para_incorrectas));
             }
         }
     }
@@ -622,9 +662,16 @@ fn comprobar_capitulo(
             Err(err) => problemas.push(err),
         }
         // El código inicial de este ejercicio, solo él, hace fallar sus pruebas.
-        let mutante = variante(variantes, e, &Tipo::Mutante(i));
+        let mutante = inicial_de(variantes, e, i);
         let mut linea = format!("{n}: ");
+        // En la verificación esencial, el inicial es el del capítulo entero: si
+        // no compila por otro ejercicio «haz que compile», las pruebas de este
+        // no se pueden ejecutar. Su fallo propio lo demuestra la completa.
+        let solo_el_capitulo = mutante.is_some_and(|v| v.tipo == Tipo::Inicial);
         match (mutante, e.compilar) {
+            (Some(v), false) if solo_el_capitulo && v.ejecutable.is_none() && hay_de_compilar => {
+                linea.push_str("el inicial del capítulo no compila (hay un «haz que compile»)");
+            }
             (Some(v), true) => {
                 let senala =
                     v.errores.iter().any(|err| err.archivos.iter().any(|a| Path::new(a).ends_with(&e.archivo)));

@@ -87,7 +87,7 @@ tipo = "citado"
 "#;
     let p = problemas(&curso_minimo("mal", PROSA, mal));
     assert!(p.iter().any(|x| x.contains("«cargo run -p leccion-99»")), "{p:#?}");
-    assert!(p.iter().any(|x| x.contains("«256 B» es citado y necesita «fuente»")), "{p:#?}");
+    assert!(p.iter().any(|x| x.contains("«256 B» es citado y necesita «referencia»")), "{p:#?}");
     let desconocido =
         "[[dato]]\nvalores = [\"10 ms\"]\nque = \"x\"\ntipo = \"parametro\"\ndonde = \"x\"\nfuenta = \"y\"\n";
     let p = problemas(&curso_minimo("desconocido", PROSA, desconocido));
@@ -103,9 +103,42 @@ fn la_pagina_de_mediciones_tiene_cada_capitulo_con_registro() {
     assert!(pagina.contains("## Las razones que importan"));
 }
 
+#[test]
+fn la_pagina_de_mediciones_enlaza_cada_valor_citado_con_su_referencia() {
+    let pagina = curso::mediciones::pagina(&raiz()).expect("la página se genera");
+    let mut citados = 0;
+    for r in curso::mediciones::cargar(&raiz()).unwrap() {
+        for d in r.datos.iter().filter(|d| d.tipo == "citado") {
+            let id = d.referencia.as_deref().expect("un dato citado lleva «referencia»");
+            let enlace = format!("](referencias.md#ref-{id})");
+            assert!(
+                pagina.contains(&enlace),
+                "«{}» de {} no enlaza con su referencia {enlace}",
+                d.valores[0],
+                r.ruta()
+            );
+            citados += 1;
+        }
+    }
+    assert!(citados > 0, "el libro debería citar algún valor");
+    assert!(!pagina.contains("fuente del curso"), "la página no debe hablar de textos que quien lee no tiene");
+}
+
+#[test]
+fn un_campo_que_ya_no_existe_es_un_problema() {
+    // Los registros ya no guardan lo que afirmaba un texto que quien lee no tiene.
+    let viejo = "[[dato]]\nvalores = [\"10 ms\"]\nque = \"x\"\ntipo = \"parametro\"\ndonde = \"x\"\nsemilla = \"y\"\n";
+    let p = problemas(&curso_minimo("semilla", PROSA, viejo));
+    assert!(p.iter().any(|x| x.contains("semilla")), "{p:#?}");
+    let referencia_de_mas = "[[dato]]\nvalores = [\"10 ms\"]\nque = \"x\"\ntipo = \"parametro\"\n\
+                             donde = \"lessons/01-prueba/src/main.rs\"\nreferencia = \"tokio-robo\"\n";
+    let p = problemas(&curso_minimo("referencia-de-mas", PROSA, referencia_de_mas));
+    assert!(p.iter().any(|x| x.contains("«10 ms» no es citado; «referencia» es solo para lo citado")), "{p:#?}");
+}
+
 /// Ejecuta cada orden de medida del libro en modo rápido (compilación dev y
 /// `--rapido`): todas acaban bien y cada `linea` del registro aparece en la
-/// salida de su orden. No mide nada en serio: eso es `cargo curso mide`.
+/// salida de su orden. No mide nada en serio: eso es `cargo curso mantenimiento mide`.
 #[test]
 fn todas_las_mediciones_se_ejecutan_en_modo_rapido() {
     let r = curso::mediciones::medir(&raiz(), true, None, |p| eprintln!("… {p}"))
@@ -160,7 +193,7 @@ fn las_graficas_del_libro_salen_de_los_resultados_guardados() {
         assert!(
             fs::read(svg).unwrap() == publicada,
             "book/graficas/{nombre} no es lo que dibuja su programa con los resultados guardados: \
-             ejecuta `cargo curso graficas` y guarda el resultado"
+             ejecuta `cargo curso mantenimiento graficas` y guarda el resultado"
         );
     }
     for entrada in fs::read_dir(raiz.join("book/graficas")).unwrap().flatten() {

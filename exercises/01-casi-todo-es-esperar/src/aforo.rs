@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 /// Qué fracción del tiempo de una petición es espera, entre 0.0 y 1.0.
-/// Si la petición no dura nada, 0.0.
+/// Si la petición no dura nada, 0.0. Vale para cualquier `Duration`, también
+/// para dos tan largas que su suma no cabe en otra `Duration`.
 ///
 /// 10 µs de cálculo y 10 ms de espera dan 10 000 / 10 010 ≈ 0,999.
 pub fn fraccion_de_espera(calculo: Duration, espera: Duration) -> f64 {
@@ -30,7 +31,8 @@ pub fn por_segundo(por_peticion: Duration) -> u64 {
 /// Cuántos hilos bloqueantes hacen falta para atender `ritmo` peticiones
 /// por segundo si cada una tiene su hilo ocupado durante `por_peticion`
 /// (ley de Little: peticiones en curso = ritmo × duración). Redondea hacia
-/// arriba: 100,1 hilos son 101 hilos.
+/// arriba: 100,1 hilos son 101 hilos. Si el resultado no cabe en un `u64`,
+/// `u64::MAX` (ninguna entrada debe hacerla entrar en pánico).
 pub fn hilos_necesarios(ritmo: u64, por_peticion: Duration) -> u64 {
     let _ = (ritmo, por_peticion);
     todo!("ritmo × por_peticion en ns, dividido entre 10⁹ y redondeado hacia arriba")

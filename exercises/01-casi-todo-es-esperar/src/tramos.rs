@@ -37,6 +37,9 @@ pub struct Reparto {
 }
 
 /// Cálculo si el hilo usó la CPU al menos la mitad del tramo; si no, espera.
+/// Cuidado con dos bordes: `pared` puede ser impar (en nanosegundos) y un
+/// tramo puede traer cualquier `Duration`, también `Duration::MAX`, sin que
+/// la cuenta entre en pánico por desbordar.
 pub fn clasifica(tramo: &Tramo) -> Clase {
     let _ = tramo;
     todo!("compara tramo.cpu con la mitad de tramo.pared")

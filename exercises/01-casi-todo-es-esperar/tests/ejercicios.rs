@@ -1,6 +1,20 @@
 //! Pruebas del capítulo 01. Las mismas pruebas corren contra tu ejercicio
 //! (`exercises/01-casi-todo-es-esperar`) y contra la solución
 //! (`solutions/01-casi-todo-es-esperar`). Un módulo por ejercicio.
+//!
+//! Lo que comprueba cada módulo:
+//!
+//! - `tramos`: la clase sale de la CPU frente a la pared, nunca del nombre ni
+//!   de lo que dura; el límite es exactamente la mitad, también con
+//!   nanosegundos impares; ningún tramo hace entrar la cuenta en pánico
+//!   (`Duration::MAX`); `reparte` suma la pared, no la CPU.
+//! - `aforo`: cuentas en nanosegundos enteros, sin pasar por milisegundos ni
+//!   por coma flotante (que se equivoca justo en los casos exactos); la ley
+//!   de Little redondea hacia arriba; nada desborda ni entra en pánico.
+//! - `cronometro`: el tiempo dentro de cada sondeo es ocupado (también el
+//!   del último, el que da `Ready`), el de entre sondeos es espera, cada
+//!   `poll` cuenta, se pasa el mismo `Context` al future envuelto y `mide`
+//!   no despierta a nadie por su cuenta (no sondea en vano).
 
 mod tramos {
     use std::time::Duration;
@@ -47,6 +61,37 @@ mod tramos {
         assert_eq!(clasifica(&justo), Clase::Calculo, "con la CPU justo la mitad del tramo, es cálculo");
         let casi = tramo("casi", Duration::from_nanos(1_000), Duration::from_nanos(499));
         assert_eq!(clasifica(&casi), Clase::Espera, "con menos de la mitad, es espera");
+    }
+
+    #[test]
+    fn el_limite_con_nanosegundos_impares() {
+        // La mitad de 1001 ns son 500,5 ns: 500 ns de CPU no llegan.
+        let impar = tramo("impar", Duration::from_nanos(1_001), Duration::from_nanos(500));
+        assert_eq!(
+            clasifica(&impar),
+            Clase::Espera,
+            "500 ns de CPU en 1001 ns de tramo es menos de la mitad: espera. ¿Dividiste `pared / 2`? \
+             La división entera redondea hacia abajo (1001 / 2 = 500)"
+        );
+        let justo = tramo("impar", Duration::from_nanos(1_001), Duration::from_nanos(501));
+        assert_eq!(clasifica(&justo), Clase::Calculo, "501 ns de CPU en 1001 ns de tramo pasan de la mitad: cálculo");
+        let mas_cpu = tramo("ruido de medida", Duration::from_nanos(999), Duration::from_nanos(1_000));
+        assert_eq!(clasifica(&mas_cpu), Clase::Calculo, "si la CPU medida pasa de la pared (ruido), es cálculo");
+    }
+
+    #[test]
+    fn no_desborda_con_tramos_enormes() {
+        let enorme = tramo("enorme", Duration::MAX, Duration::MAX);
+        assert_eq!(
+            clasifica(&enorme),
+            Clase::Calculo,
+            "`cpu * 2` no cabe en una Duration si `cpu` es enorme: compara sin multiplicar \
+             (por ejemplo, lo que no fue CPU frente a lo que sí)"
+        );
+        let mitad = tramo("mitad", Duration::MAX, Duration::from_secs(u64::MAX / 2 + 1));
+        assert_eq!(clasifica(&mitad), Clase::Calculo, "algo más de la mitad de Duration::MAX es cálculo");
+        let cuarto = tramo("cuarto", Duration::MAX, Duration::from_secs(u64::MAX / 4));
+        assert_eq!(clasifica(&cuarto), Clase::Espera, "una cuarta parte de Duration::MAX es espera");
     }
 
     #[test]
@@ -131,6 +176,75 @@ mod aforo {
     }
 
     #[test]
+    fn fraccion_sin_desbordar() {
+        assert_eq!(
+            fraccion_de_espera(Duration::MAX, Duration::MAX),
+            0.5,
+            "con dos Duration enormes, `calculo + espera` desborda (pánico): suma los nanosegundos en u128"
+        );
+        assert_eq!(fraccion_de_espera(Duration::from_nanos(1), Duration::from_nanos(3)), 0.75);
+    }
+
+    #[test]
+    fn por_segundo_sin_coma_flotante() {
+        // 10⁹ / 8 = 125 000 000 exactos, pero 1.0 / 8e-9 da 124 999 999,99... en f64.
+        for (ns, esperado) in
+            [(8, 125_000_000), (64, 15_625_000), (512, 1_953_125), (3, 333_333_333), (1, 1_000_000_000)]
+        {
+            assert_eq!(
+                por_segundo(Duration::from_nanos(ns)),
+                esperado,
+                "10⁹ ns / {ns} ns = {esperado}: divide enteros (u128); con f64, `1.0 / segundos` se queda \
+                 a una millonésima de {esperado} y al truncar pierde una petición"
+            );
+        }
+    }
+
+    #[test]
+    fn por_segundo_con_peticiones_larguisimas() {
+        assert_eq!(
+            por_segundo(Duration::from_secs(1 << 55)),
+            0,
+            "2⁵⁵ s son 2⁶⁴ × 1 953 125 ns: no caben en un u64 y `as u64` los deja en 0. \
+             Divide en u128, sin convertir antes"
+        );
+        assert_eq!(por_segundo(Duration::MAX), 0, "una petición de Duration::MAX no cabe en un segundo");
+    }
+
+    #[test]
+    fn hilos_necesarios_con_productos_exactos() {
+        // 300 × 0,07 s son 21 hilos exactos; en f64, 300.0 * 0.07 = 21.000000000000004 y ceil da 22.
+        assert_eq!(
+            hilos_necesarios(300, Duration::from_millis(70)),
+            21,
+            "300/s × 70 ms = 21 peticiones en curso, ni una más: multiplica enteros (ns) y redondea \
+             hacia arriba con div_ceil; en coma flotante, 300.0 × 0.07 se pasa de 21 y ceil da 22"
+        );
+        assert_eq!(hilos_necesarios(700, Duration::from_millis(70)), 49);
+        assert_eq!(hilos_necesarios(3, Duration::from_nanos(1)), 1, "tres nanosegundos de trabajo: un hilo");
+        assert_eq!(hilos_necesarios(1, Duration::from_nanos(1_000_000_001)), 2, "1,000000001 hilos son 2");
+    }
+
+    #[test]
+    fn hilos_necesarios_sin_desbordar() {
+        assert_eq!(
+            hilos_necesarios(u64::MAX, Duration::from_secs(1)),
+            u64::MAX,
+            "u64::MAX peticiones/s de 1 s: u64::MAX en curso (el producto cabe en u128)"
+        );
+        assert_eq!(
+            hilos_necesarios(u64::MAX, Duration::from_secs(2)),
+            u64::MAX,
+            "si el resultado no cabe en un u64, u64::MAX"
+        );
+        assert_eq!(
+            hilos_necesarios(u64::MAX, Duration::MAX),
+            u64::MAX,
+            "u64::MAX × Duration::MAX en ns no cabe ni en u128: usa checked_mul y, si no cabe, u64::MAX"
+        );
+    }
+
+    #[test]
     fn hilos_para_un_servicio_grande() {
         assert_eq!(
             hilos_necesarios(1_000_000, Duration::from_millis(50)),
@@ -141,6 +255,9 @@ mod aforo {
 }
 
 mod cronometro {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
     use std::time::Duration;
 
     use espera::cronometro::{Medida, mide};
@@ -148,9 +265,40 @@ mod cronometro {
 
     const MS: Duration = Duration::from_millis(1);
 
+    /// Envuelve el future de prueba y cuenta sus sondeos. Si pasa de mil, algo
+    /// lo está sondeando sin que nadie lo despierte: la prueba falla al momento
+    /// en vez de quedarse dando vueltas.
+    struct Vigilado<F> {
+        interior: Pin<Box<F>>,
+        sondeos: u32,
+    }
+
+    impl<F: Future> Future for Vigilado<F> {
+        type Output = F::Output;
+
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+            self.sondeos += 1;
+            assert!(
+                self.sondeos <= 1_000,
+                "el future envuelto se sondeó más de mil veces sin que nadie lo despertara: \
+                 ¿llama `mide` a wake() por su cuenta? Devuelve el Pending del future tal cual"
+            );
+            self.interior.as_mut().poll(cx)
+        }
+    }
+
+    /// `mide` sobre el future vigilado, con un plazo de guarda en tiempo
+    /// simulado: si nadie despierta a la tarea, falla con un mensaje.
+    async fn mide_vigilado<F: Future>(fut: F) -> (F::Output, Medida) {
+        let vigilado = Vigilado { interior: Box::pin(fut), sondeos: 0 };
+        tokio::time::timeout(Duration::from_secs(3_600), mide(vigilado)).await.expect(
+            "`mide` no terminó: ¿pasas el mismo `cx` al future envuelto para que su Waker despierte a la tarea?",
+        )
+    }
+
     #[tokio::test(start_paused = true)]
     async fn un_future_que_solo_espera() {
-        let (valor, medida) = mide(async {
+        let (valor, medida) = mide_vigilado(async {
             sleep(10 * MS).await;
             sleep(20 * MS).await;
             7
@@ -168,7 +316,7 @@ mod cronometro {
     async fn cuenta_el_trabajo_dentro_de_los_sondeos() {
         // `advance` adelanta el reloj en pausa DENTRO del sondeo y luego cede el
         // control: para el cronómetro es como si ese sondeo hubiera calculado 4 ms.
-        let (valor, medida) = mide(async {
+        let (valor, medida) = mide_vigilado(async {
             advance(4 * MS).await;
             sleep(10 * MS).await;
             "hecho"
@@ -186,7 +334,7 @@ mod cronometro {
 
     #[tokio::test(start_paused = true)]
     async fn un_future_listo_se_sondea_una_vez() {
-        let (valor, medida) = mide(std::future::ready(5)).await;
+        let (valor, medida) = mide_vigilado(std::future::ready(5)).await;
         assert_eq!(valor, 5);
         assert_eq!(
             medida,
@@ -207,5 +355,46 @@ mod cronometro {
         let (valor, medida) = tokio_test::assert_ready!(tarea.poll());
         assert_eq!(valor, 9);
         assert_eq!(medida.sondeos, 3, "tres llamadas a poll: tres sondeos");
+    }
+
+    #[test]
+    fn mide_no_despierta_a_nadie_por_su_cuenta() {
+        let (tx, rx) = tokio::sync::oneshot::channel::<u32>();
+        let mut tarea = tokio_test::task::spawn(mide(async move { rx.await.unwrap() }));
+        for vez in 1..=3 {
+            tokio_test::assert_pending!(tarea.poll());
+            assert!(
+                !tarea.is_woken(),
+                "tras el sondeo {vez}, nadie ha mandado nada y la tarea ya está despierta: `mide` no debe \
+                 llamar a wake() (sondear sin motivo es una espera activa). Devuelve el Pending tal cual"
+            );
+        }
+        tx.send(1).unwrap();
+        assert!(tarea.is_woken(), "el mensaje llegó: ahora sí la despierta el future envuelto");
+        let (_, medida) = tokio_test::assert_ready!(tarea.poll());
+        assert_eq!(medida.sondeos, 4);
+    }
+
+    #[test]
+    fn el_ultimo_sondeo_tambien_cuenta() {
+        // Sin runtime, tokio::time::Instant es el reloj de verdad. `thread::sleep`
+        // dura AL MENOS lo pedido, así que los 20 ms son una cota segura.
+        let (tx, rx) = tokio::sync::oneshot::channel::<u32>();
+        let mut tarea = tokio_test::task::spawn(mide(async move {
+            let v = rx.await.unwrap();
+            std::thread::sleep(20 * MS); // trabajo dentro del sondeo que da Ready
+            v
+        }));
+        tokio_test::assert_pending!(tarea.poll());
+        tx.send(4).unwrap();
+        let (valor, medida) = tokio_test::assert_ready!(tarea.poll());
+        assert_eq!(valor, 4);
+        assert!(
+            medida.ocupado >= 20 * MS,
+            "el último sondeo trabajó 20 ms antes de dar Ready, pero `ocupado` es {:?}: \
+             cuenta también la duración del sondeo que termina",
+            medida.ocupado
+        );
+        assert_eq!(medida.sondeos, 2);
     }
 }

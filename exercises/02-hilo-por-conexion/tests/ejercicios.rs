@@ -1,6 +1,28 @@
 //! Pruebas del capítulo 02. Las mismas pruebas corren contra tu ejercicio
 //! (`exercises/02-hilo-por-conexion`) y contra la solución
 //! (`solutions/02-hilo-por-conexion`). Un módulo por ejercicio.
+//!
+//! Lo que comprueba cada módulo:
+//!
+//! - `eco`: se devuelven exactamente los bytes leídos, también si `write`
+//!   acepta pocos; `read` devolviendo 0 termina; `Interrupted` se reintenta
+//!   todas las veces que llegue, y cualquier otro error (de lectura o de
+//!   escritura) vuelve a quien llamó, con su `ErrorKind`; `sirve` atiende
+//!   cada conexión en su hilo, a la vez, y vuelve sin esperar a esos hilos.
+//! - `estado`: el nombre del campo coincide entero; el kB del núcleo son
+//!   1024 bytes; un valor que no se entiende o no cabe es un error que nombra
+//!   el campo (nunca un 0 ni un pánico); el reparto por hilo usa los hilos
+//!   nuevos y no desborda si alguna memoria baja.
+//! - `grupo`: nunca más de `trabajadores` hilos; la cola rechaza al momento
+//!   lo que no cabe, también con muchos hilos ofreciendo a la vez; los
+//!   trabajadores atienden en paralelo (nadie se queda el candado mientras
+//!   trabaja), duermen cuando no hay trabajo (ni CPU ni despertares) y no
+//!   pierden un trabajo que llega justo cuando se iban a dormir; `cierra`
+//!   espera a lo que había en la cola y a lo que estaba en marcha.
+//!
+//! Las pruebas que pueden quedarse esperando tienen un plazo de guarda con
+//! un mensaje que dice qué esperaban; una solución correcta tarda
+//! microsegundos en cada paso.
 
 mod eco {
     use std::collections::VecDeque;
@@ -17,6 +39,7 @@ mod eco {
         escrito: Vec<u8>,
         max_escritura: usize,
         cerrada: bool,
+        falla_escritura: Option<ErrorKind>,
     }
 
     impl Falsa {
@@ -26,6 +49,7 @@ mod eco {
                 escrito: Vec::new(),
                 max_escritura,
                 cerrada: false,
+                falla_escritura: None,
             }
         }
     }
@@ -49,6 +73,9 @@ mod eco {
 
     impl Write for Falsa {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if let Some(kind) = self.falla_escritura {
+                return Err(io::Error::from(kind));
+            }
             let n = buf.len().min(self.max_escritura);
             self.escrito.extend_from_slice(&buf[..n]);
             Ok(n)
@@ -108,13 +135,75 @@ mod eco {
         assert_eq!(error.kind(), ErrorKind::ConnectionReset);
     }
 
+    #[test]
+    fn atiende_reintenta_cada_interrupcion() {
+        let i = || Err(io::Error::from(ErrorKind::Interrupted));
+        let mut falsa = Falsa::nueva(vec![i(), Ok(b"a"), i(), i(), i(), Ok(b"b"), i()], usize::MAX);
+        let total = atiende(&mut falsa);
+        assert_eq!(
+            total.as_ref().ok(),
+            Some(&2),
+            "una señal puede interrumpir `read` muchas veces seguidas: reintenta cada vez, no solo \
+             la primera (obtuviste {total:?})"
+        );
+        assert_eq!(falsa.escrito, b"ab");
+    }
+
+    #[test]
+    fn atiende_no_reintenta_otros_errores() {
+        for kind in [ErrorKind::TimedOut, ErrorKind::WouldBlock, ErrorKind::BrokenPipe, ErrorKind::Other] {
+            let mut falsa = Falsa::nueva(vec![Ok(b"a"), Err(io::Error::from(kind)), Ok(b"b")], usize::MAX);
+            let resultado = atiende(&mut falsa);
+            assert_eq!(
+                resultado.as_ref().map_err(|e| e.kind()),
+                Err(kind),
+                "solo `Interrupted` se reintenta: con {kind:?}, `atiende` debe devolver ese error \
+                 (obtuviste {resultado:?}). Un plazo vencido (TimedOut, WouldBlock) no se arregla \
+                 leyendo otra vez"
+            );
+            assert_eq!(falsa.escrito, b"a", "tras el error no se sigue leyendo");
+        }
+    }
+
+    #[test]
+    fn atiende_devuelve_los_errores_de_escritura() {
+        let mut falsa = Falsa::nueva(vec![Ok(b"a"), Ok(b"b")], usize::MAX);
+        falsa.falla_escritura = Some(ErrorKind::BrokenPipe);
+        let resultado = atiende(&mut falsa);
+        assert_eq!(
+            resultado.as_ref().map_err(|e| e.kind()),
+            Err(ErrorKind::BrokenPipe),
+            "si el eco no se puede escribir (el cliente se fue), `atiende` debe devolver ese error, \
+             no seguir leyendo como si nada (obtuviste {resultado:?})"
+        );
+    }
+
     /// Un cliente de verdad por 127.0.0.1. El tiempo límite solo evita que la
     /// prueba se quede colgada si el servidor no contesta; un servidor
     /// correcto contesta en microsegundos.
     fn cliente(direccion: std::net::SocketAddr) -> TcpStream {
         let c = TcpStream::connect(direccion).expect("conectar por 127.0.0.1");
-        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
         c
+    }
+
+    type Hilos = Vec<std::thread::JoinHandle<io::Result<u64>>>;
+
+    /// Llama a `sirve` en otro hilo y espera, con un plazo de guarda, a que
+    /// vuelva: debe volver en cuanto acepta las `n` conexiones.
+    fn sirve_sin_colgarse(escucha: TcpListener, n: usize) -> Hilos {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(sirve(&escucha, n));
+        });
+        match rx.recv_timeout(Duration::from_secs(3)) {
+            Ok(hilos) => hilos.expect("aceptar las conexiones"),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!(
+                "`sirve` no volvió 3 s después de tener sus {n} conexiones esperando: debe lanzar un hilo \
+                 por conexión y devolver los JoinHandle sin esperar (sin join) a que terminen"
+            ),
+            Err(_) => panic!("`sirve` entró en pánico: mira el mensaje de arriba"),
+        }
     }
 
     fn eco_de(c: &mut TcpStream, texto: &str) -> String {
@@ -135,7 +224,7 @@ mod eco {
         let direccion = escucha.local_addr().unwrap();
         // El núcleo completa las conexiones aunque nadie haya llamado a accept.
         let mut clientes: Vec<TcpStream> = (0..3).map(|_| cliente(direccion)).collect();
-        let hilos = sirve(&escucha, 3).expect("aceptar tres conexiones");
+        let hilos = sirve_sin_colgarse(escucha, 3);
         assert_eq!(hilos.len(), 3, "`sirve` debe lanzar un hilo por conexión y devolver sus JoinHandle");
         // El último cliente habla primero: con un solo hilo que atiende las
         // conexiones por turno, este eco no llegaría nunca.
@@ -150,6 +239,21 @@ mod eco {
             .map(|h| h.join().expect("el hilo no debe entrar en pánico").expect("la conexión no debe fallar"))
             .collect();
         assert_eq!(bytes, vec![7, 8, 7], "cada JoinHandle devuelve los bytes de su conexión, en orden de aceptación");
+    }
+
+    #[test]
+    fn sirve_no_espera_a_que_terminen() {
+        let escucha = TcpListener::bind("127.0.0.1:0").unwrap();
+        let direccion = escucha.local_addr().unwrap();
+        // Dos clientes que no dicen nada ni cierran: sus hilos siguen en `read`.
+        let mut clientes: Vec<TcpStream> = (0..2).map(|_| cliente(direccion)).collect();
+        let hilos = sirve_sin_colgarse(escucha, 2);
+        assert_eq!(hilos.len(), 2);
+        assert!(hilos.iter().all(|h| !h.is_finished()), "con los clientes abiertos, sus hilos siguen atendiendo");
+        assert_eq!(eco_de(&mut clientes[1], "sigo aquí"), "sigo aquí");
+        drop(clientes);
+        let bytes: Vec<u64> = hilos.into_iter().map(|h| h.join().expect("sin pánico").expect("sin error")).collect();
+        assert_eq!(bytes, vec![0, "sigo aquí".len() as u64]);
     }
 }
 
@@ -231,6 +335,43 @@ mod estado {
     }
 
     #[test]
+    fn en_bytes_no_desborda() {
+        assert_eq!(
+            en_bytes("18446744073709551615 kB"),
+            None,
+            "u64::MAX KiB no caben en u64 bytes: None (con checked_mul), no un pánico por desbordar"
+        );
+        let max_kib = u64::MAX / 1024;
+        assert_eq!(en_bytes(&format!("{max_kib} kB")), Some(max_kib * 1024), "el mayor que cabe sí vale");
+        assert_eq!(en_bytes("-5 kB"), None, "una memoria negativa no es un número válido");
+    }
+
+    #[test]
+    fn lee_dice_que_no_entiende() {
+        let rara = STATUS.replace("VmSize:\t 2105412 kB", "VmSize:\t mucho kB");
+        let error = lee(&rara).expect_err("un VmSize que no es un número no es un Estado (ni un 0)");
+        assert!(error.contains("VmSize"), "el error debe nombrar el campo que no se entiende, no «{error}»");
+        let rara = STATUS.replace("Threads:\t1001", "Threads:\tmil");
+        let error = lee(&rara).expect_err("un Threads que no es un número no es un Estado (ni un 0)");
+        assert!(error.contains("Threads"), "el error debe nombrar el campo que no se entiende, no «{error}»");
+        let rara = STATUS.replace("VmRSS:\t   11840 kB", "VmRSS:\t   18446744073709551615 kB");
+        let error = lee(&rara).expect_err("un VmRSS que no cabe en u64 bytes no es un Estado");
+        assert!(error.contains("VmRSS"), "el error debe nombrar el campo que no se entiende, no «{error}»");
+    }
+
+    #[test]
+    fn por_hilo_no_desborda_si_baja_la_virtual() {
+        let kib = 1024;
+        let antes = Estado { virtual_: 10_000 * kib, residente: 2_000 * kib, hilos: 3 };
+        let despues = Estado { virtual_: 9_000 * kib, residente: 2_300 * kib, hilos: 6 };
+        assert_eq!(
+            por_hilo(&antes, &despues),
+            Some((0, 100 * kib)),
+            "si la memoria virtual bajó (el sistema devolvió una arena), esa parte es 0, sin desbordar"
+        );
+    }
+
+    #[test]
     fn lee_el_de_este_proceso() {
         let Ok(texto) = std::fs::read_to_string("/proc/self/status") else {
             eprintln!("este sistema no tiene /proc: no hay nada que leer");
@@ -249,6 +390,13 @@ mod grupo {
     use std::time::Duration;
 
     use por_conexion::grupo::Grupo;
+
+    /// Plazo de guarda para lo que una solución correcta hace en microsegundos.
+    const GUARDA: Duration = Duration::from_secs(3);
+
+    fn espera<T>(rx: &mpsc::Receiver<T>, que: &str) -> T {
+        rx.recv_timeout(GUARDA).unwrap_or_else(|_| panic!("{} s esperando {que}", GUARDA.as_secs()))
+    }
 
     #[test]
     fn atiende_todo_lo_que_acepta() {
@@ -312,9 +460,17 @@ mod grupo {
         };
         // Uno a uno: cada trabajo lo recoge un trabajador antes de ofrecer el siguiente.
         assert!(grupo.ofrece(trabajo(1)).is_ok(), "con la cola vacía, el trabajo 1 cabe");
-        assert_eq!(empieza_rx.recv().unwrap(), 1);
+        assert_eq!(espera(&empieza_rx, "a que un trabajador empiece el trabajo 1"), 1);
         assert!(grupo.ofrece(trabajo(2)).is_ok(), "con un trabajador libre, el trabajo 2 cabe");
-        assert_eq!(empieza_rx.recv().unwrap(), 2);
+        // Si falla, el pánico suelta `sueltas` y con ello a los trabajadores.
+        let segundo = empieza_rx.recv_timeout(GUARDA);
+        assert_eq!(
+            segundo.ok(),
+            Some(2),
+            "el trabajo 2 no empezó mientras el 1 seguía en marcha, con un trabajador libre: ¿se queda un \
+             trabajador el candado del receptor mientras atiende? Ojo: en `while let Ok(t) = \
+             receptor.lock().unwrap().recv()`, la guarda vive todo el cuerpo del bucle"
+        );
         // Ahora los dos trabajadores están ocupados y la cola, vacía.
         assert!(grupo.ofrece(trabajo(3)).is_ok(), "el trabajo 3 cabe en el hueco de la cola");
         let cuarto = trabajo(4);
@@ -342,5 +498,140 @@ mod grupo {
         let mut hechos = hechos.lock().unwrap().clone();
         hechos.sort();
         assert_eq!(hechos, vec![1, 2, 3]);
+    }
+
+    /// CPU (en µs) y cambios de contexto voluntarios e involuntarios del
+    /// hilo que llama, según getrusage(RUSAGE_THREAD).
+    fn uso_de_este_hilo() -> (i64, i64, i64) {
+        // SAFETY: `uso` es nuestro; getrusage solo escribe en él.
+        let mut uso: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut uso) };
+        assert_eq!(r, 0, "getrusage(RUSAGE_THREAD) falló");
+        let us = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
+        (us(uso.ru_utime) + us(uso.ru_stime), uso.ru_nvcsw, uso.ru_nivcsw)
+    }
+
+    #[test]
+    fn los_trabajadores_duermen_sin_trabajo() {
+        // Un solo trabajador: los dos trabajos corren en el mismo hilo, que
+        // anota su propio uso al empezar cada uno. Entre los dos, 150 ms sin
+        // trabajo: un trabajador dormido en `recv` no gasta CPU ni despierta.
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let grupo = Grupo::nuevo(1, 4, move |_: u32| {
+            let _ = tx.lock().unwrap().send(uso_de_este_hilo());
+        });
+        assert!(grupo.ofrece(1).is_ok());
+        let (cpu_antes, vol_antes, invol_antes) = espera(&rx, "al primer trabajo");
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(grupo.ofrece(2).is_ok());
+        let (cpu_despues, vol_despues, invol_despues) = espera(&rx, "al segundo trabajo");
+        assert_eq!(grupo.cierra(), 2);
+        let cpu_ms = (cpu_despues - cpu_antes) as f64 / 1000.0;
+        let despertares = vol_despues - vol_antes;
+        let expulsiones = invol_despues - invol_antes;
+        assert!(
+            cpu_ms < 20.0 && despertares <= 10 && expulsiones <= 10,
+            "en 150 ms sin trabajo, el trabajador gastó {cpu_ms:.1} ms de CPU, se durmió y despertó \
+             {despertares} veces y el sistema lo echó de la CPU {expulsiones}: eso es espera activa \
+             (try_recv en bucle, yield_now, recv_timeout cortos). Duerme en `recv()` hasta que llegue \
+             un trabajo o se cierre la cola"
+        );
+    }
+
+    #[test]
+    fn cierra_espera_lo_que_queda() {
+        let (suelta_tx, suelta_rx) = mpsc::channel::<()>();
+        let suelta_rx = Mutex::new(suelta_rx);
+        let hechos = Arc::new(Mutex::new(Vec::new()));
+        let anota = Arc::clone(&hechos);
+        let grupo = Grupo::nuevo(1, 4, move |n: u32| {
+            if n == 1 {
+                // El primero espera a que la prueba lo suelte (o a que se rinda).
+                let _ = suelta_rx.lock().unwrap().recv_timeout(GUARDA);
+            }
+            anota.lock().unwrap().push(n);
+        });
+        for n in 1..=3 {
+            assert!(grupo.ofrece(n).is_ok(), "caben 3 trabajos");
+        }
+        let (vuelta_tx, vuelta_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = vuelta_tx.send(grupo.cierra());
+        });
+        // El trabajo 1 sigue en marcha y el 2 y el 3, en la cola: `cierra` no
+        // puede volver todavía.
+        let pronto = vuelta_rx.recv_timeout(Duration::from_millis(50));
+        assert!(
+            pronto.is_err(),
+            "`cierra` volvió ({pronto:?}) con un trabajo en marcha y dos en la cola: debe esperar (join) \
+             a que los trabajadores terminen todo lo que aceptaron"
+        );
+        drop(suelta_tx);
+        assert_eq!(espera(&vuelta_rx, "a que `cierra` vuelva tras soltar el trabajo 1"), 3);
+        assert_eq!(*hechos.lock().unwrap(), vec![1, 2, 3], "cuando `cierra` vuelve, todo está hecho");
+    }
+
+    #[test]
+    fn no_pierde_un_trabajo_que_llega_al_dormirse() {
+        // Cada trabajo llega justo cuando el trabajador acaba el anterior y se
+        // va a dormir: si el aviso se pierde, el trabajo se queda en la cola.
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let grupo = Grupo::nuevo(2, 1, move |n: u32| {
+            let _ = tx.lock().unwrap().send(n);
+        });
+        for n in 0..500 {
+            assert!(grupo.ofrece(n).is_ok(), "el trabajo {n} no cabe con la cola vacía y los trabajadores libres");
+            let hecho = rx.recv_timeout(GUARDA);
+            assert_eq!(
+                hecho.ok(),
+                Some(n),
+                "el trabajo {n} se aceptó y nadie lo atendió en {} s: un trabajador se durmió sin ver que \
+                 había trabajo (un despertar perdido)",
+                GUARDA.as_secs()
+            );
+        }
+        assert_eq!(grupo.cierra(), 500);
+    }
+
+    #[test]
+    fn muchos_ofreciendo_a_la_vez_respetan_la_cola() {
+        let (suelta_tx, suelta_rx) = mpsc::channel::<()>();
+        let suelta_rx = Arc::new(Mutex::new(suelta_rx));
+        let (empieza_tx, empieza_rx) = mpsc::channel();
+        let empieza_tx = Mutex::new(empieza_tx);
+        let grupo = Grupo::nuevo(2, 3, move |n: u32| {
+            let _ = empieza_tx.lock().unwrap().send(n);
+            // Los trabajos 0 y 1 ocupan a los dos trabajadores hasta que la prueba los suelta.
+            if n < 2 {
+                let _ = suelta_rx.lock().unwrap().recv_timeout(GUARDA);
+            }
+        });
+        assert!(grupo.ofrece(0).is_ok());
+        espera(&empieza_rx, "a que un trabajador empiece el trabajo 0");
+        assert!(grupo.ofrece(1).is_ok());
+        espera(&empieza_rx, "a que el otro trabajador empiece el trabajo 1");
+        // Ahora, 8 hilos ofrecen 5 trabajos cada uno, todos a la vez: caben 3.
+        let barrera = std::sync::Barrier::new(8);
+        let aceptados: usize = std::thread::scope(|s| {
+            let hilos: Vec<_> = (0..8u32)
+                .map(|h| {
+                    let (grupo, barrera) = (&grupo, &barrera);
+                    s.spawn(move || {
+                        barrera.wait();
+                        (0..5).filter(|i| grupo.ofrece(100 + h * 5 + i).is_ok()).count()
+                    })
+                })
+                .collect();
+            hilos.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        drop(suelta_tx);
+        assert_eq!(
+            aceptados, 3,
+            "con los dos trabajadores ocupados y una cola de 3, de 40 ofertas a la vez se aceptan 3: \
+             ni una más (comprobar el hueco y luego meter el trabajo, por separado, deja pasar de más)"
+        );
+        assert_eq!(grupo.cierra(), 5);
     }
 }

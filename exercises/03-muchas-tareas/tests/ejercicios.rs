@@ -6,6 +6,21 @@
 //! cliente manda esto, el servidor debe contestar esto otro»), en tiempo
 //! simulado; y con conexiones de verdad por 127.0.0.1, en un puerto que
 //! elige el sistema (el 0).
+//!
+//! Lo que comprueba cada módulo:
+//!
+//! - `eco`: devuelve cada byte leído, en orden, en un bucle hasta que `read`
+//!   da 0; escribe entero aunque la conexión acepte menos de una vez
+//!   (`write_all`, no `write`); un error de lectura vuelve a quien llamó y no
+//!   se confunde con un cierre; funciona por una conexión de verdad.
+//! - `acepta`: una tarea por conexión (`tokio::spawn`), el apagado se atiende
+//!   aunque no llegue nadie (`select!`), se devuelven las aceptadas, se suelta
+//!   el puerto, y las conexiones abiertas siguen vivas tras el apagado: ni se
+//!   espera a que terminen ni se cancelan.
+//! - `lineas`: una línea es lo que hay hasta el `\n`, llegue como llegue;
+//!   solo se quitan el `\n` y un `\r` (los espacios del texto son del
+//!   texto); cada respuesta sale en cuanto se tiene; `ADIOS` contesta y
+//!   cierra; un error de lectura vuelve a quien llamó.
 
 mod apoyo {
     use std::any::Any;
@@ -64,7 +79,11 @@ mod apoyo {
 }
 
 mod eco {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use std::io;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
     use tokio::net::{TcpListener, TcpStream};
     use tokio_test::io::Builder;
 
@@ -90,6 +109,58 @@ mod eco {
             .await
             .unwrap_or_else(|e| panic!("{e}\nRecuerda: lee en un bucle hasta que read devuelva 0 (el cliente cerró)"));
         assert_eq!(total.expect("atiende no debería fallar"), 26, "4 + 4 + 5 + 7 + 6 bytes");
+    }
+
+    /// Una conexión que acepta como mucho 3 bytes en cada escritura, como
+    /// un *socket* con el búfer de envío casi lleno.
+    struct Tacana<S> {
+        interior: S,
+    }
+
+    impl<S: AsyncRead + Unpin> AsyncRead for Tacana<S> {
+        fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.interior).poll_read(cx, buf)
+        }
+    }
+
+    impl<S: AsyncWrite + Unpin> AsyncWrite for Tacana<S> {
+        fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+            let n = buf.len().min(3);
+            Pin::new(&mut self.interior).poll_write(cx, &buf[..n])
+        }
+        fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.interior).poll_flush(cx)
+        }
+        fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.interior).poll_shutdown(cx)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn escribe_entero_aunque_acepten_poco() {
+        // Llegan 9 bytes de una vez, pero la conexión acepta 3 por escritura:
+        // `write` a secas escribe 3 y se deja 6.
+        let guion = Tacana { interior: Builder::new().read(b"holamundo").write(b"holamundo").build() };
+        let total = conversa(atiende(guion)).await.unwrap_or_else(|e| {
+            panic!("{e}\n`write` puede escribir menos de lo que le das y devuelve cuánto: usa `write_all`")
+        });
+        assert_eq!(total.expect("atiende no debería fallar"), 9);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_error_de_lectura_no_es_un_cierre() {
+        let guion = Builder::new()
+            .read(b"hola")
+            .write(b"hola")
+            .read_error(io::Error::from(io::ErrorKind::ConnectionReset))
+            .build();
+        let resultado = conversa(atiende(guion)).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            resultado.as_ref().map_err(|e| e.kind()),
+            Err(io::ErrorKind::ConnectionReset),
+            "si `read` falla, `atiende` debe devolver ese error (con `?`), no Ok como si el cliente \
+             hubiera cerrado (obtuviste {resultado:?})"
+        );
     }
 
     #[tokio::test]
@@ -156,15 +227,27 @@ mod acepta {
         (escucha, direccion)
     }
 
+    /// Si la tarea del servidor ya terminó con un pánico (un `todo!()`, por
+    /// ejemplo), lo cuenta en vez de dejar que la prueba siga esperando.
+    async fn sin_panico(servidor: &mut tokio::task::JoinHandle<std::io::Result<usize>>) {
+        if servidor.is_finished()
+            && let Err(e) = servidor.await
+            && e.is_panic()
+        {
+            std::panic::resume_unwind(e.into_panic());
+        }
+    }
+
     #[tokio::test]
     async fn una_tarea_por_conexion() {
         let (escucha, direccion) = abre().await;
-        let servidor = tokio::spawn(sirve(escucha, std::future::pending()));
+        let mut servidor = tokio::spawn(sirve(escucha, std::future::pending()));
         let mut clientes = Vec::new();
         for _ in 0..3 {
             clientes.push(TcpStream::connect(direccion).await.unwrap());
         }
         let n = saludados(&clientes).await;
+        sin_panico(&mut servidor).await;
         assert_eq!(
             n, 3,
             "con 3 clientes conectados a la vez, solo {n} recibieron su saludo: lanza cada \
@@ -198,9 +281,41 @@ mod acepta {
         );
         drop(clientes);
     }
+
+    #[tokio::test]
+    async fn las_conexiones_abiertas_siguen_tras_el_apagado() {
+        let (escucha, direccion) = abre().await;
+        let (apaga, senal) = oneshot::channel::<()>();
+        let mut servidor = tokio::spawn(sirve(escucha, async move {
+            let _ = senal.await;
+        }));
+        let clientes = vec![TcpStream::connect(direccion).await.unwrap(), TcpStream::connect(direccion).await.unwrap()];
+        let n = saludados(&clientes).await;
+        sin_panico(&mut servidor).await;
+        assert_eq!(n, 2, "los dos clientes deben recibir su saludo");
+        apaga.send(()).unwrap();
+        let terminado = cede_hasta(|| servidor.is_finished()).await;
+        assert!(
+            terminado,
+            "con dos clientes todavía conectados, sirve debe volver en cuanto llega el apagado: \
+             no esperes a que terminen sus tareas"
+        );
+        assert_eq!(servidor.await.unwrap().expect("sirve no debería fallar"), 2);
+        // Si la tarea de una conexión se cancela, su TcpStream se cierra y el
+        // cliente lee 0 bytes (fin). Una conexión viva no tiene nada que leer.
+        let mut bufer = [0u8; 8];
+        let cerrada = cede_hasta(|| clientes.iter().any(|c| matches!(c.try_read(&mut bufer), Ok(0)))).await;
+        assert!(
+            !cerrada,
+            "tras el apagado, una conexión que seguía abierta se cerró: las tareas de las conexiones \
+             deben seguir con lo suyo. ¿Las lanzaste en un JoinSet? Al soltarlo las cancela todas"
+        );
+    }
 }
 
 mod lineas {
+    use std::io;
+
     use tokio_test::io::Builder;
 
     use muchas_tareas::lineas::{Respuesta, atiende_lineas, responde};
@@ -244,6 +359,38 @@ mod lineas {
             panic!("{e}\nUna lectura puede traer varias líneas y un trozo de la siguiente: contesta cada una")
         });
         assert_eq!(contestadas.expect("no debería fallar"), 4);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn los_espacios_son_del_texto() {
+        let guion = Builder::new()
+            .read(b"ECO  dos delante y uno detras \r\n")
+            .write(b" dos delante y uno detras \n")
+            .read(b"ECO\ttab\n")
+            .write(b"ERROR orden desconocida: ECO\ttab\n")
+            .build();
+        let contestadas = conversa(atiende_lineas(guion)).await.unwrap_or_else(|e| {
+            panic!(
+                "{e}\nQuita solo el final de línea (`\\n` y, si lo hay, `\\r`): `trim()` se lleva también \
+                 los espacios y tabuladores, que son parte de la orden"
+            )
+        });
+        assert_eq!(contestadas.expect("no debería fallar"), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_error_de_lectura_no_es_un_cierre() {
+        let guion = Builder::new()
+            .read(b"ECO uno\n")
+            .write(b"uno\n")
+            .read_error(io::Error::from(io::ErrorKind::ConnectionReset))
+            .build();
+        let resultado = conversa(atiende_lineas(guion)).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            resultado.as_ref().map_err(|e| e.kind()),
+            Err(io::ErrorKind::ConnectionReset),
+            "si la lectura falla, `atiende_lineas` debe devolver el error, no Ok (obtuviste {resultado:?})"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -18,6 +18,6 @@ use std::future::Future;
 
 /// Sondea `future` hasta que termine, durmiendo el hilo entre sondeos.
 pub fn block_on<F: Future>(future: F) -> F::Output {
-    let _ = future;
+    drop(future);
     todo!("crea un Waker que haga unpark de este hilo; sondea, y si da Pending, park()")
 }

@@ -6,6 +6,10 @@
 //! el hilo de Rayon envía el resultado por el emisor y la tarea espera el
 //! receptor, que es un *future*. Mientras espera, su hilo trabajador queda
 //! libre para otras tareas.
+//!
+//! Si la tarea que espera se cancela antes de que Rayon termine, el envío
+//! del resultado falla. No es un error: que no entre en pánico el hilo de
+//! Rayon por eso.
 
 use rayon::ThreadPool;
 

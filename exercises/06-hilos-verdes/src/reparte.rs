@@ -5,7 +5,8 @@
 //! `u64`. `lanza` no espera a nadie: devuelve los `JoinHandle` en orden.
 //!
 //! `recoge` espera todos los `JoinHandle` y suma sus resultados. Si alguna
-//! tarea falló, devuelve el `JoinError` de la primera que falló.
+//! tarea falló (entró en pánico o fue cancelada), devuelve el `JoinError` de
+//! la primera de la lista que falló, aunque otra fallara antes en el tiempo.
 
 use std::time::Duration;
 

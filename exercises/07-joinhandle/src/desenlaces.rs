@@ -1,9 +1,9 @@
 //! Ejercicio 3: cómo terminó cada tarea.
 //!
 //! `clasifica` recibe un grupo de tareas ya lanzadas y espera a que acaben,
-//! como mucho durante `plazo`. Las que sigan en marcha cuando venza el plazo
-//! se cancelan. Devuelve, para cada tarea del grupo (por su `Id`), cómo
-//! terminó:
+//! como mucho durante `plazo`, contado desde que la llamas. Las que sigan en
+//! marcha cuando venza el plazo se cancelan. Devuelve, para cada tarea del
+//! grupo (por su `Id`), cómo terminó:
 //!
 //! - `Desenlace::Valor(v)` si terminó normalmente;
 //! - `Desenlace::Panico(mensaje)` si entró en pánico, con el texto del

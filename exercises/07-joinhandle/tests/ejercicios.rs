@@ -7,9 +7,21 @@
 //! más que hacer. Para saber si una tarea sigue viva miran dos cosas: una
 //! guarda dentro de su *future*, que cuenta cuándo se suelta, y el número de
 //! tareas vivas del runtime.
+//!
+//! Para saber si tu función espera dormida, algunas pruebas la «conducen» a
+//! mano ([`conduce`]): la sondean con un despertador que anota cuándo la
+//! despiertan y adelantan el reloj de milisegundo en milisegundo. Una función
+//! que espera bien solo se despierta cuando pasa algo (termina una tarea,
+//! vence el plazo); una que sondea en un bucle se despierta sin motivo, y la
+//! prueba lo dice en vez de quedarse colgada.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::Poll;
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 /// Se suelta cuando se suelta el *future* que la lleva: al terminar la tarea
 /// o al completarse su cancelación.
@@ -33,33 +45,146 @@ fn tareas_vivas() -> usize {
     tokio::runtime::Handle::current().metrics().num_alive_tasks()
 }
 
+/// Una carga de pánico que no es texto.
+#[derive(Debug, PartialEq, Eq)]
+struct Codigo(u32);
+
+/// Lo que pasó al conducir un *future* con [`conduce`].
+struct Conducido<T> {
+    valor: T,
+    /// Cuándo se despertó, contado desde el principio (reloj en pausa).
+    despertares: Vec<Duration>,
+    /// Cuánto reloj pasó hasta que terminó.
+    tardado: Duration,
+}
+
+/// Más despertares que estos en una prueba son un bucle que sondea.
+const MAX_DESPERTARES: usize = 50;
+
+/// Sondea `futuro` con un despertador que anota cuándo lo despiertan. Entre
+/// sondeo y sondeo deja correr a las demás tareas y, si nadie lo ha
+/// despertado, adelanta el reloj en pausa un milisegundo. No pasa de
+/// `limite` de reloj ni de [`MAX_DESPERTARES`] despertares: nunca se cuelga.
+async fn conduce<F: Future>(que: &str, limite: Duration, futuro: F) -> Conducido<F::Output> {
+    let inicio = Instant::now();
+    let mut tarea = tokio_test::task::spawn(futuro);
+    let mut despertares = Vec::new();
+    loop {
+        if let Poll::Ready(valor) = tarea.poll() {
+            return Conducido { valor, despertares, tardado: inicio.elapsed() };
+        }
+        loop {
+            // Que corran las tareas listas y lleguen sus avisos, sin mover el reloj.
+            for _ in 0..5 {
+                tokio::task::yield_now().await;
+            }
+            if tarea.is_woken() {
+                break;
+            }
+            assert!(
+                inicio.elapsed() < limite,
+                "{que} seguía sin terminar al cabo de {limite:?} de reloj; nadie lo despertó"
+            );
+            tokio::time::advance(Duration::from_millis(1)).await;
+        }
+        despertares.push(inicio.elapsed());
+        assert!(
+            despertares.len() <= MAX_DESPERTARES,
+            "{que} se despertó más de {MAX_DESPERTARES} veces (las primeras, a los {:?}): \
+             sondea en un bucle en vez de esperar dormido con `.await`",
+            &despertares[..5]
+        );
+    }
+}
+
+/// Comprueba que `c` solo se despertó en los milisegundos de `eventos`, en
+/// los que pasa algo (termina una tarea, vence el plazo).
+fn comprueba_que_duerme<T>(que: &str, c: &Conducido<T>, eventos: &[u64]) {
+    for t in &c.despertares {
+        let ms = t.as_millis() as u64;
+        assert!(
+            eventos.contains(&ms) && t.subsec_nanos() % 1_000_000 == 0,
+            "{que} se despertó a los {t:?}, y entonces no había pasado nada (solo pasa algo a los \
+             {eventos:?} ms). Todos sus despertares: {:?}. Espera con `.await` sobre lo que de \
+             verdad esperas; no sondees con sleep cortos ni con yield_now",
+            c.despertares
+        );
+    }
+    assert!(
+        c.despertares.len() <= 2 * eventos.len(),
+        "{que} se despertó {} veces ({:?}) para {} sucesos: sobran despertares",
+        c.despertares.len(),
+        c.despertares,
+        eventos.len()
+    );
+}
+
+/// `con_plazo` enseña:
+/// 1. Si la tarea termina antes del plazo, da `Terminada(v)` en ese mismo
+///    instante, sin esperar al plazo (`terminada_si_llega_a_tiempo`,
+///    `terminada_justo_antes_del_plazo`).
+/// 2. Al vencer el plazo, la tarea queda cancelada: no sigue corriendo
+///    desligada (`agotada_cancela_la_tarea`).
+/// 3. Vuelve con la cancelación completada: el *future* ya se soltó
+///    (`agotada_vuelve_con_la_cancelacion_completada`).
+/// 4. Un pánico llega como `Fallida`, con su carga intacta, aunque no sea
+///    texto (`un_panico_llega_como_fallida`).
+/// 5. Una tarea que acaba justo en el plazo no pierde su valor: o
+///    `Terminada(v)`, o `Agotada` sin haber llegado al final
+///    (`en_el_plazo_justo_no_se_pierde_nada`).
+/// 6. Espera dormida: solo se despierta cuando acaba la tarea o vence el
+///    plazo (`espera_dormida`).
 mod plazo {
     use std::time::Duration;
 
     use tokio::time::{Instant, sleep};
 
-    use super::{Guarda, contador, cuenta, tareas_vivas};
+    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, tareas_vivas};
     use joinhandle::plazo::{Final, con_plazo};
 
     const PLAZO: Duration = Duration::from_millis(50);
+    const LIMITE: Duration = Duration::from_secs(1);
 
     #[tokio::test(start_paused = true)]
     async fn terminada_si_llega_a_tiempo() {
-        let inicio = Instant::now();
-        let final_ = con_plazo(PLAZO, async {
-            sleep(Duration::from_millis(10)).await;
-            7
-        })
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async {
+                sleep(Duration::from_millis(7)).await;
+                7
+            }),
+        )
         .await;
         assert!(
-            matches!(final_, Final::Terminada(7)),
-            "la tarea dio 7 a los 10 ms: esperaba Terminada(7), no {final_:?}"
+            matches!(c.valor, Final::Terminada(7)),
+            "la tarea dio 7 a los 7 ms: esperaba Terminada(7), no {:?}",
+            c.valor
         );
         assert_eq!(
-            inicio.elapsed(),
-            Duration::from_millis(10),
-            "la tarea terminó a los 10 ms: no esperes a que venza el plazo"
+            c.tardado,
+            Duration::from_millis(7),
+            "la tarea terminó a los 7 ms: vuelve en ese momento, sin esperar a que venza el plazo"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn terminada_justo_antes_del_plazo() {
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async {
+                sleep(PLAZO - Duration::from_millis(1)).await;
+                49
+            }),
+        )
+        .await;
+        assert!(
+            matches!(c.valor, Final::Terminada(49)),
+            "la tarea dio 49 a los 49 ms, antes del plazo de 50 ms: esperaba Terminada(49), no {:?}",
+            c.valor
+        );
+        assert_eq!(c.tardado, PLAZO - Duration::from_millis(1), "la tarea terminó a los 49 ms: vuelve entonces");
     }
 
     #[tokio::test(start_paused = true)]
@@ -67,15 +192,18 @@ mod plazo {
         let soltadas = contador();
         let llego_al_final = contador();
         let (guarda, final_de_la_tarea) = (Guarda(soltadas.clone()), llego_al_final.clone());
-        let inicio = Instant::now();
-        let final_ = con_plazo(PLAZO, async move {
-            let _guarda = guarda;
-            sleep(Duration::from_secs(3600)).await;
-            final_de_la_tarea.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        })
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async move {
+                let _guarda = guarda;
+                sleep(Duration::from_secs(3600)).await;
+                final_de_la_tarea.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }),
+        )
         .await;
-        assert!(matches!(final_, Final::Agotada), "la tarea tarda una hora: esperaba Agotada, no {final_:?}");
-        assert_eq!(inicio.elapsed(), PLAZO, "con_plazo debe volver justo al vencer el plazo");
+        assert!(matches!(c.valor, Final::Agotada), "la tarea tarda una hora: esperaba Agotada, no {:?}", c.valor);
+        assert_eq!(c.tardado, PLAZO, "con_plazo debe volver justo al vencer el plazo");
 
         tokio::task::yield_now().await; // el runtime atiende las cancelaciones pendientes
         assert_eq!(
@@ -92,12 +220,16 @@ mod plazo {
     async fn agotada_vuelve_con_la_cancelacion_completada() {
         let soltadas = contador();
         let guarda = Guarda(soltadas.clone());
-        let final_ = con_plazo(PLAZO, async move {
-            let _guarda = guarda;
-            sleep(Duration::from_secs(3600)).await;
-        })
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async move {
+                let _guarda = guarda;
+                sleep(Duration::from_secs(3600)).await;
+            }),
+        )
         .await;
-        assert!(matches!(final_, Final::Agotada), "esperaba Agotada, no {final_:?}");
+        assert!(matches!(c.valor, Final::Agotada), "esperaba Agotada, no {:?}", c.valor);
         // Sin ceder el control: al volver, la cancelación ya debe estar hecha.
         assert_eq!(
             cuenta(&soltadas),
@@ -110,70 +242,176 @@ mod plazo {
 
     #[tokio::test(start_paused = true)]
     async fn un_panico_llega_como_fallida() {
-        let final_ = con_plazo(PLAZO, async {
-            sleep(Duration::from_millis(10)).await;
-            if std::hint::black_box(true) {
-                panic!("este trabajo falla a propósito");
-            }
-            1
-        })
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async {
+                sleep(Duration::from_millis(10)).await;
+                if std::hint::black_box(true) {
+                    panic!("este trabajo falla a propósito");
+                }
+                1
+            }),
+        )
         .await;
-        match final_ {
+        match c.valor {
             Final::Fallida(error) => assert!(error.is_panic(), "el error debe ser un pánico: {error:?}"),
             otro => panic!("la tarea entró en pánico: esperaba Fallida, no {otro:?}"),
         }
+        assert_eq!(c.tardado, Duration::from_millis(10), "la tarea falló a los 10 ms: vuelve entonces");
+
+        // Un pánico cuya carga no es texto llega igual, y con su carga.
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async {
+                sleep(Duration::from_millis(3)).await;
+                if std::hint::black_box(true) {
+                    std::panic::panic_any(Codigo(503));
+                }
+                1
+            }),
+        )
+        .await;
+        match c.valor {
+            Final::Fallida(error) => {
+                assert!(error.is_panic(), "el error debe ser un pánico: {error:?}");
+                assert_eq!(
+                    error.into_panic().downcast_ref::<Codigo>(),
+                    Some(&Codigo(503)),
+                    "el JoinError de Fallida debe llevar la carga original del pánico"
+                );
+            }
+            otro => panic!("la tarea entró en pánico con panic_any(Codigo(503)): esperaba Fallida, no {otro:?}"),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn en_el_plazo_justo_no_se_pierde_nada() {
+        let soltadas = contador();
+        let llego_al_final = contador();
+        let (guarda, final_de_la_tarea) = (Guarda(soltadas.clone()), llego_al_final.clone());
+        let inicio = Instant::now();
+        let final_ = con_plazo(PLAZO, async move {
+            let _guarda = guarda;
+            sleep(PLAZO).await;
+            final_de_la_tarea.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            50
+        })
+        .await;
+        assert_eq!(inicio.elapsed(), PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
+        match final_ {
+            Final::Terminada(v) => assert_eq!(v, 50),
+            Final::Agotada => assert_eq!(
+                cuenta(&llego_al_final),
+                0,
+                "devolviste Agotada, pero la tarea llegó al final y dio su valor: si al cancelarla ya \
+                 había terminado, devuelve Terminada(valor) (mira lo que da el JoinHandle tras abort)"
+            ),
+            Final::Fallida(e) => panic!("la tarea no falló: esperaba Terminada o Agotada, no Fallida({e:?})"),
+        }
+        assert_eq!(cuenta(&soltadas), 1, "al volver, el future de la tarea debe haberse soltado");
+        assert_eq!(tareas_vivas(), 0, "al volver no debe quedar ninguna tarea viva");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn espera_dormida() {
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async {
+                sleep(Duration::from_millis(23)).await;
+                23
+            }),
+        )
+        .await;
+        assert!(matches!(c.valor, Final::Terminada(23)), "esperaba Terminada(23), no {:?}", c.valor);
+        comprueba_que_duerme("con_plazo (con una tarea de 23 ms)", &c, &[23]);
+
+        let c = conduce(
+            "con_plazo",
+            LIMITE,
+            con_plazo(PLAZO, async {
+                sleep(Duration::from_secs(3600)).await;
+            }),
+        )
+        .await;
+        assert!(matches!(c.valor, Final::Agotada), "esperaba Agotada, no {:?}", c.valor);
+        comprueba_que_duerme("con_plazo (con una tarea de una hora)", &c, &[50]);
     }
 }
 
+/// `la_primera` enseña:
+/// 1. Gana la primera réplica que termina bien, no la primera de la lista,
+///    y vuelve en ese instante (`gana_la_mas_rapida`).
+/// 2. Las perdedoras se cancelan de verdad (`cancela_las_perdedoras`).
+/// 3. Un pánico no gana (`un_panico_no_gana`), ni dos seguidos, tengan o no
+///    texto (`varios_panicos_no_ganan`).
+/// 4. Sin trabajos, o si todos entran en pánico, `None`
+///    (`sin_ganadora_devuelve_none`).
+/// 5. Espera dormida: solo se despierta cuando termina alguna réplica
+///    (`espera_dormida`).
 mod primera {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
-    use tokio::time::{Instant, sleep};
+    use tokio::time::sleep;
 
-    use super::{Guarda, contador, cuenta, tareas_vivas};
+    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, tareas_vivas};
     use joinhandle::primera::la_primera;
+
+    const LIMITE: Duration = Duration::from_secs(1);
+
+    /// Cómo acaba una réplica de prueba.
+    #[derive(Clone, Copy)]
+    enum Acaba {
+        Bien,
+        PanicoConTexto,
+        PanicoSinTexto,
+    }
 
     /// Un trabajo que tarda `espera` ms y da `valor` (o entra en pánico).
     async fn trabajo(
         espera: u64,
         valor: u32,
-        falla: bool,
+        acaba: Acaba,
         soltadas: Arc<AtomicUsize>,
         terminadas: Arc<AtomicUsize>,
     ) -> u32 {
         let _guarda = Guarda(soltadas);
         sleep(Duration::from_millis(espera)).await;
         terminadas.fetch_add(1, Ordering::SeqCst);
-        if falla {
-            panic!("la réplica {valor} falla a propósito");
+        match acaba {
+            Acaba::Bien => valor,
+            Acaba::PanicoConTexto => panic!("la réplica {valor} falla a propósito"),
+            Acaba::PanicoSinTexto => std::panic::panic_any(Codigo(valor)),
         }
-        valor
     }
 
     #[tokio::test(start_paused = true)]
     async fn gana_la_mas_rapida() {
         let (s, t) = (contador(), contador());
         let trabajos = vec![
-            trabajo(30, 30, false, s.clone(), t.clone()),
-            trabajo(10, 10, false, s.clone(), t.clone()),
-            trabajo(20, 20, false, s.clone(), t.clone()),
+            trabajo(31, 31, Acaba::Bien, s.clone(), t.clone()),
+            trabajo(13, 13, Acaba::Bien, s.clone(), t.clone()),
+            trabajo(17, 17, Acaba::Bien, s.clone(), t.clone()),
         ];
-        let inicio = Instant::now();
-        assert_eq!(la_primera(trabajos).await, Some(10), "la réplica más rápida tarda 10 ms y da 10");
-        assert_eq!(inicio.elapsed(), Duration::from_millis(10), "vuelve en cuanto termina la primera");
+        let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
+        assert_eq!(c.valor, Some(13), "la réplica más rápida tarda 13 ms y da 13 (es la segunda de la lista)");
+        assert_eq!(c.tardado, Duration::from_millis(13), "vuelve en cuanto termina la primera");
     }
 
     #[tokio::test(start_paused = true)]
     async fn cancela_las_perdedoras() {
         let (soltadas, terminadas) = (contador(), contador());
         let trabajos = vec![
-            trabajo(30, 30, false, soltadas.clone(), terminadas.clone()),
-            trabajo(10, 10, false, soltadas.clone(), terminadas.clone()),
-            trabajo(20, 20, false, soltadas.clone(), terminadas.clone()),
+            trabajo(30, 30, Acaba::Bien, soltadas.clone(), terminadas.clone()),
+            trabajo(10, 10, Acaba::Bien, soltadas.clone(), terminadas.clone()),
+            trabajo(20, 20, Acaba::Bien, soltadas.clone(), terminadas.clone()),
         ];
-        assert_eq!(la_primera(trabajos).await, Some(10));
+        let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
+        assert_eq!(c.valor, Some(10), "la réplica más rápida tarda 10 ms y da 10");
         tokio::task::yield_now().await; // el runtime atiende las cancelaciones pendientes
         assert_eq!(
             tareas_vivas(),
@@ -189,37 +427,100 @@ mod primera {
     async fn un_panico_no_gana() {
         let (s, t) = (contador(), contador());
         let trabajos = vec![
-            trabajo(5, 5, true, s.clone(), t.clone()),
-            trabajo(10, 10, false, s.clone(), t.clone()),
-            trabajo(20, 20, false, s.clone(), t.clone()),
+            trabajo(5, 5, Acaba::PanicoConTexto, s.clone(), t.clone()),
+            trabajo(10, 10, Acaba::Bien, s.clone(), t.clone()),
+            trabajo(20, 20, Acaba::Bien, s.clone(), t.clone()),
         ];
+        let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
+        assert_eq!(c.valor, Some(10), "la réplica de 5 ms entró en pánico: la ganadora es la primera que termina bien");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn varios_panicos_no_ganan() {
+        let (s, t) = (contador(), contador());
+        let trabajos = vec![
+            trabajo(21, 21, Acaba::Bien, s.clone(), t.clone()),
+            trabajo(3, 3, Acaba::PanicoSinTexto, s.clone(), t.clone()),
+            trabajo(9, 9, Acaba::PanicoConTexto, s.clone(), t.clone()),
+            trabajo(15, 15, Acaba::PanicoSinTexto, s.clone(), t.clone()),
+            trabajo(40, 40, Acaba::Bien, s.clone(), t.clone()),
+        ];
+        let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
         assert_eq!(
-            la_primera(trabajos).await,
-            Some(10),
-            "la réplica de 5 ms entró en pánico: la ganadora es la primera que termina bien"
+            c.valor,
+            Some(21),
+            "las réplicas de 3, 9 y 15 ms entran en pánico (dos sin texto): la ganadora es la de 21 ms. \
+             Sigue esperando mientras queden tareas, no solo una vez"
         );
+        assert_eq!(c.tardado, Duration::from_millis(21), "la ganadora termina a los 21 ms: vuelve entonces");
     }
 
     #[tokio::test(start_paused = true)]
     async fn sin_ganadora_devuelve_none() {
         let vacio: Vec<std::future::Ready<u32>> = Vec::new();
-        assert_eq!(la_primera(vacio).await, None, "sin trabajos no hay ganadora");
+        let c = conduce("la_primera", LIMITE, la_primera(vacio)).await;
+        assert_eq!(c.valor, None, "sin trabajos no hay ganadora");
         let (s, t) = (contador(), contador());
-        let trabajos = vec![trabajo(5, 5, true, s.clone(), t.clone()), trabajo(10, 10, true, s.clone(), t.clone())];
-        assert_eq!(la_primera(trabajos).await, None, "si todas entran en pánico, no hay ganadora");
+        let trabajos = vec![
+            trabajo(5, 5, Acaba::PanicoConTexto, s.clone(), t.clone()),
+            trabajo(10, 10, Acaba::PanicoSinTexto, s.clone(), t.clone()),
+            trabajo(12, 12, Acaba::PanicoConTexto, s.clone(), t.clone()),
+        ];
+        let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
+        assert_eq!(c.valor, None, "si todas entran en pánico, no hay ganadora");
+        assert_eq!(c.tardado, Duration::from_millis(12), "la última réplica falla a los 12 ms: vuelve entonces");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn espera_dormida() {
+        let (s, t) = (contador(), contador());
+        let trabajos = vec![
+            trabajo(30, 30, Acaba::Bien, s.clone(), t.clone()),
+            trabajo(11, 11, Acaba::PanicoConTexto, s.clone(), t.clone()),
+            trabajo(19, 19, Acaba::Bien, s.clone(), t.clone()),
+        ];
+        let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
+        assert_eq!(c.valor, Some(19), "la réplica de 11 ms entra en pánico: gana la de 19 ms");
+        comprueba_que_duerme("la_primera", &c, &[11, 19]);
     }
 }
 
+/// `clasifica` enseña:
+/// 1. Cada tarea, por su `Id`, con su desenlace; un pánico con su texto
+///    (`&str` o `String`) o con [`SIN_MENSAJE`] (`valores_y_panicos`).
+/// 2. Una tarea que otro canceló antes sale como `Cancelada`, no como
+///    pánico (`una_tarea_cancelada_antes_cuenta_como_cancelada`).
+/// 3. Al vencer el plazo cancela las que quedan, las recoge como
+///    `Cancelada` y vuelve sin nada vivo (`al_vencer_el_plazo_cancela_las_que_quedan`).
+/// 4. El plazo cuenta desde que empieza, no desde la última tarea que acabó
+///    (`el_plazo_cuenta_desde_el_principio`).
+/// 5. Si todas acaban antes, no espera al plazo (`no_espera_al_plazo_si_todas_acaban`).
+/// 6. Una tarea que acaba justo en el plazo sale como `Valor` si llegó al
+///    final, o como `Cancelada` si no (`en_el_plazo_justo_no_se_pierde_nada`).
+/// 7. Espera dormida (`espera_dormida`).
+///
+/// [`SIN_MENSAJE`]: joinhandle::desenlaces::SIN_MENSAJE
 mod desenlaces {
     use std::time::Duration;
 
     use tokio::task::JoinSet;
-    use tokio::time::{Instant, sleep};
+    use tokio::time::sleep;
 
-    use super::{Guarda, contador, cuenta, tareas_vivas};
+    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, tareas_vivas};
     use joinhandle::desenlaces::{Desenlace, SIN_MENSAJE, clasifica};
 
     const PLAZO: Duration = Duration::from_millis(50);
+    const LIMITE: Duration = Duration::from_secs(2);
+
+    /// Una tarea que duerme `ms` y da `ms`.
+    fn duerme(tareas: &mut JoinSet<u64>, ms: u64) -> tokio::task::Id {
+        tareas
+            .spawn(async move {
+                sleep(Duration::from_millis(ms)).await;
+                ms
+            })
+            .id()
+    }
 
     #[tokio::test(start_paused = true)]
     async fn valores_y_panicos() {
@@ -233,16 +534,28 @@ mod desenlaces {
             })
             .id();
         let sin_texto = tareas.spawn(async { std::panic::panic_any(42u8) }).id();
-        let resultado = clasifica(tareas, PLAZO).await;
-        assert_eq!(resultado.len(), 4, "hay cuatro tareas: debe haber cuatro desenlaces, no {resultado:?}");
-        assert_eq!(resultado[&uno], Desenlace::Valor(1));
+        let otro_sin_texto = tareas.spawn(async { std::panic::panic_any(Codigo(7)) }).id();
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
+        let resultado = c.valor;
+        assert_eq!(resultado.len(), 5, "hay cinco tareas: debe haber cinco desenlaces, no {resultado:?}");
+        assert_eq!(resultado[&uno], Desenlace::Valor(1), "la tarea que da 1 debe salir como Valor(1)");
         assert_eq!(resultado[&fijo], Desenlace::Panico("sin existencias".into()));
         assert_eq!(
             resultado[&con_formato],
             Desenlace::Panico("el pedido 17 no existe".into()),
             "un panic! con argumentos lleva un String, no un &str: prueba los dos downcast_ref"
         );
-        assert_eq!(resultado[&sin_texto], Desenlace::Panico(SIN_MENSAJE.into()));
+        assert_eq!(
+            resultado[&sin_texto],
+            Desenlace::Panico(SIN_MENSAJE.into()),
+            "panic_any(42u8) no lleva texto: debe salir SIN_MENSAJE"
+        );
+        assert_eq!(
+            resultado[&otro_sin_texto],
+            Desenlace::Panico(SIN_MENSAJE.into()),
+            "panic_any(Codigo(7)) no lleva texto: debe salir SIN_MENSAJE"
+        );
+        assert_eq!(c.tardado, Duration::ZERO, "todas acaban enseguida: no esperes al plazo");
     }
 
     #[tokio::test(start_paused = true)]
@@ -253,10 +566,22 @@ mod desenlaces {
             1u32
         });
         let rapida = tareas.spawn(async { 2u32 }).id();
+        let falla = tareas.spawn(async { panic!("falla a propósito") }).id();
         dormida.abort();
-        let resultado = clasifica(tareas, PLAZO).await;
-        assert_eq!(resultado.get(&dormida.id()), Some(&Desenlace::Cancelada), "alguien la abortó antes: {resultado:?}");
-        assert_eq!(resultado.get(&rapida), Some(&Desenlace::Valor(2)));
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
+        let resultado = c.valor;
+        assert_eq!(
+            resultado.get(&dormida.id()),
+            Some(&Desenlace::Cancelada),
+            "alguien la abortó antes: es Cancelada, no un pánico ({resultado:?})"
+        );
+        assert_eq!(
+            resultado.get(&rapida),
+            Some(&Desenlace::Valor(2)),
+            "la tarea que da 2 debe salir como Valor(2): {resultado:?}"
+        );
+        assert_eq!(resultado.get(&falla), Some(&Desenlace::Panico("falla a propósito".into())));
+        assert_eq!(c.tardado, Duration::ZERO, "la cancelada ya no cuenta para el plazo: vuelve enseguida");
     }
 
     #[tokio::test(start_paused = true)]
@@ -279,10 +604,14 @@ mod desenlaces {
                 3600u32
             })
             .id();
-        let inicio = Instant::now();
-        let resultado = clasifica(tareas, PLAZO).await;
-        assert_eq!(inicio.elapsed(), PLAZO, "una tarea tarda una hora: vuelve justo al vencer el plazo");
-        assert_eq!(resultado.get(&rapida), Some(&Desenlace::Valor(10)));
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
+        let resultado = c.valor;
+        assert_eq!(c.tardado, PLAZO, "una tarea tarda una hora: vuelve justo al vencer el plazo");
+        assert_eq!(
+            resultado.get(&rapida),
+            Some(&Desenlace::Valor(10)),
+            "la tarea de 10 ms acaba antes del plazo: Valor(10)"
+        );
         assert_eq!(
             resultado.get(&lenta),
             Some(&Desenlace::Cancelada),
@@ -294,21 +623,92 @@ mod desenlaces {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn el_plazo_cuenta_desde_el_principio() {
+        let mut tareas = JoinSet::new();
+        let a_los_40 = duerme(&mut tareas, 40);
+        let a_los_80 = duerme(&mut tareas, 80);
+        let a_los_120 = duerme(&mut tareas, 120);
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
+        let resultado = c.valor;
+        assert_eq!(
+            c.tardado, PLAZO,
+            "el plazo es de 50 ms desde que llamas a clasifica: vuelve a los 50 ms aunque una tarea \
+             acabara a los 40 (calcula el instante final una vez, con timeout_at)"
+        );
+        assert_eq!(
+            resultado.get(&a_los_40),
+            Some(&Desenlace::Valor(40)),
+            "la tarea de 40 ms acaba dentro del plazo: Valor(40) ({resultado:?})"
+        );
+        assert_eq!(
+            resultado.get(&a_los_80),
+            Some(&Desenlace::Cancelada),
+            "la tarea de 80 ms no acaba dentro del plazo: es Cancelada ({resultado:?})"
+        );
+        assert_eq!(
+            resultado.get(&a_los_120),
+            Some(&Desenlace::Cancelada),
+            "la tarea de 120 ms no acaba dentro del plazo: Cancelada"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn no_espera_al_plazo_si_todas_acaban() {
         let mut tareas = JoinSet::new();
-        for espera in [10u64, 20] {
-            tareas.spawn(async move {
-                sleep(Duration::from_millis(espera)).await;
-                espera
-            });
+        for espera in [10u64, 20, 7] {
+            duerme(&mut tareas, espera);
         }
-        let inicio = Instant::now();
-        let resultado = clasifica(tareas, Duration::from_secs(1)).await;
-        assert_eq!(resultado.len(), 2);
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, Duration::from_secs(1))).await;
+        assert_eq!(c.valor.len(), 3, "hay tres tareas: debe haber tres desenlaces");
         assert_eq!(
-            inicio.elapsed(),
+            c.tardado,
             Duration::from_millis(20),
             "la última tarea acaba a los 20 ms: no esperes al plazo de 1 s"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn en_el_plazo_justo_no_se_pierde_nada() {
+        let soltadas = contador();
+        let llego_al_final = contador();
+        let mut tareas = JoinSet::new();
+        let (guarda, final_de_la_tarea) = (Guarda(soltadas.clone()), llego_al_final.clone());
+        let justa = tareas
+            .spawn(async move {
+                let _guarda = guarda;
+                sleep(PLAZO).await;
+                final_de_la_tarea.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                50u64
+            })
+            .id();
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
+        assert_eq!(c.tardado, PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
+        match c.valor.get(&justa) {
+            Some(Desenlace::Valor(50)) => {}
+            Some(Desenlace::Cancelada) => assert_eq!(
+                cuenta(&llego_al_final),
+                0,
+                "la anotaste como Cancelada, pero llegó al final y dio su valor: recoge lo que dé el grupo \
+                 después de abort_all, puede ser un valor"
+            ),
+            otro => panic!("la tarea que acaba justo en el plazo debe salir como Valor(50) o Cancelada, no {otro:?}"),
+        }
+        assert_eq!(cuenta(&soltadas), 1, "al volver, su future debe haberse soltado");
+        assert_eq!(tareas_vivas(), 0, "al volver no debe quedar ninguna tarea viva");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn espera_dormida() {
+        let mut tareas = JoinSet::new();
+        duerme(&mut tareas, 13);
+        duerme(&mut tareas, 3600 * 1000);
+        let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
+        assert_eq!(
+            c.valor.len(),
+            2,
+            "hay dos tareas, una cancelada al vencer el plazo: debe haber dos desenlaces, no {:?}",
+            c.valor
+        );
+        comprueba_que_duerme("clasifica", &c, &[13, 50]);
     }
 }

@@ -12,7 +12,8 @@
 //!   la ejecuta enseguida;
 //! - y, claro, no más de las que hay.
 //!
-//! Es `worker.rs::next_task` en Tokio (hecho 4 de las referencias del curso).
+//! Es `worker.rs::next_task` en Tokio 1.54.1 (la entrada «Tokio: tomar de la
+//! cola global» de las referencias del libro).
 
 /// Cuántas tareas toma de la cola global un trabajador con la cola local
 /// vacía. `en_global`: tareas en la cola global; `trabajadores`: cuántos hay

@@ -2,6 +2,15 @@
 //! (`exercises/08-robo-de-trabajo`) y contra la solución
 //! (`solutions/08-robo-de-trabajo`). Un módulo por ejercicio.
 
+/// Ejercicio 1, `desborda`. Lo que se comprueba:
+///
+/// - mientras cabe (hasta la capacidad exacta, ni una antes), la tarea va al
+///   final y no desborda nada;
+/// - con la cola llena, desborda la mitad MÁS NUEVA (la de atrás), en su
+///   orden, con la tarea nueva al final, y se queda la mitad más antigua;
+/// - vale para cualquier capacidad par: la más pequeña (2), una cuya mitad
+///   es impar (6) y la de Tokio (256);
+/// - después de desbordar, o de sacar tareas, la cola sigue funcionando.
 mod desborda {
     use robo_de_trabajo::desborda::ColaLocal;
 
@@ -47,6 +56,32 @@ mod desborda {
     }
 
     #[test]
+    fn con_capacidades_pequenas_y_mitades_impares() {
+        let mut cola = llena(2);
+        assert_eq!(cola.empuja(2), vec![1, 2], "capacidad 2: desborda la de atrás (la 1) y la nueva");
+        assert_eq!(contenido(&cola), vec![0]);
+
+        let mut cola = llena(6);
+        assert_eq!(cola.empuja(6), vec![3, 4, 5, 6], "capacidad 6: la mitad de atrás son 3 tareas, más la nueva");
+        assert_eq!(contenido(&cola), vec![0, 1, 2], "se quedan las 3 más antiguas");
+        assert_eq!(cola.capacidad(), 6, "la capacidad no cambia al desbordar");
+    }
+
+    #[test]
+    fn sacar_y_volver_a_llenar_desborda_justo_al_llenarse() {
+        // Tras sacar 2 de una cola de 6, caben exactamente 2 más: la tercera
+        // es la que desborda, y se lleva la mitad de atrás de lo que hay.
+        let mut cola = llena(6);
+        assert_eq!(cola.saca(), Some(0));
+        assert_eq!(cola.saca(), Some(1));
+        assert!(cola.empuja(6).is_empty(), "quedaban 2 huecos: la 6 cabe");
+        assert!(cola.empuja(7).is_empty(), "y la 7 también: la cola está justo llena");
+        assert_eq!(cola.len(), 6);
+        assert_eq!(cola.empuja(8), vec![5, 6, 7, 8], "llena con 2..=7: se van 5, 6 y 7 (las más nuevas) y la 8");
+        assert_eq!(contenido(&cola), vec![2, 3, 4]);
+    }
+
+    #[test]
     fn tras_desbordar_sigue_funcionando() {
         let mut cola = llena(4);
         cola.empuja(4);
@@ -60,6 +95,14 @@ mod desborda {
     }
 }
 
+/// Ejercicio 2, `lote`. Lo que se comprueba:
+///
+/// - su parte es `en_global / trabajadores + 1`, con división ENTERA (hacia
+///   abajo, también con cocientes no exactos: 7 / 2 = 3);
+/// - al menos una si hay alguna, aunque no quepa ninguna en la cola local;
+/// - nunca más de las que hay;
+/// - como mucho los huecos libres y media cola, con la capacidad que te
+///   dan (no la de Tokio: 128 solo vale para 256).
 mod lote {
     use robo_de_trabajo::lote::cuantas_tomar;
 
@@ -90,12 +133,38 @@ mod lote {
     }
 
     #[test]
+    fn la_division_es_entera_y_hacia_abajo() {
+        assert_eq!(cuantas_tomar(7, 2, 256, 256), 4, "7 / 2 = 3 (hacia abajo, no 3,5 ni 4) y + 1: 4");
+        assert_eq!(cuantas_tomar(11, 4, 256, 256), 3, "11 / 4 = 2 (no 2,75 ni 3) y + 1: 3");
+        assert_eq!(cuantas_tomar(5, 3, 256, 256), 2, "5 / 3 = 1 y + 1: 2");
+        assert_eq!(cuantas_tomar(3, 4, 256, 256), 1, "3 / 4 = 0 y + 1: 1");
+    }
+
+    #[test]
+    fn la_media_cola_sale_de_la_capacidad_que_te_dan() {
+        assert_eq!(cuantas_tomar(100, 1, 16, 16), 8, "con capacidad 16, media cola son 8 (no 128)");
+        assert_eq!(cuantas_tomar(100, 2, 6, 16), 6, "con 6 huecos y media cola de 8, el tope son los 6 huecos");
+        assert_eq!(cuantas_tomar(1000, 4, 512, 512), 251, "con capacidad 512 caben 256: 1000 / 4 + 1 = 251");
+        assert_eq!(cuantas_tomar(2, 1, 1, 2), 1, "capacidad 2: media cola es 1");
+    }
+
+    #[test]
     fn como_mucho_media_cola_y_lo_que_cabe() {
         assert_eq!(cuantas_tomar(1000, 2, 256, 256), 128, "1000 / 2 + 1 = 501, pero el tope es media cola: 128");
         assert_eq!(cuantas_tomar(10, 2, 3, 256), 3, "solo le quedan 3 huecos en la cola local");
     }
 }
 
+/// Ejercicio 3, `roba`. Lo que se comprueba:
+///
+/// - se roba la mitad redondeando hacia arriba (también con una sola
+///   tarea), del frente, en orden, detrás de lo que ya tenía la ladrona;
+/// - no se roba con la cola propia más que medio llena (con la capacidad
+///   que te dan), y sí con justo la mitad;
+/// - la búsqueda empieza en `inicio`, da la vuelta, se salta a la ladrona y
+///   pasa por TODAS las demás colas: con cuatro o más colas, para cualquier
+///   ladrona y cualquier `inicio`, encuentra a la única víctima con tareas
+///   y, si hay varias, elige la primera del recorrido.
 mod roba {
     use std::collections::VecDeque;
 
@@ -189,6 +258,62 @@ mod roba {
     }
 
     #[test]
+    fn el_limite_de_la_ladrona_usa_la_capacidad_que_te_dan() {
+        let mut victima = cola(&[10, 11]);
+        let mut ladrona = cola(&[1, 2, 3]);
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 6), 1, "con 3 de 6 (justo la mitad) sí roba");
+        let mut ladrona = cola(&[1, 2, 3, 4]);
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 6), 0, "con 4 de 6 (más de la mitad) no roba");
+        let mut ladrona: VecDeque<u32> = (0..128).collect();
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 256), 1, "con 128 de 256 sí roba");
+        ladrona.push_back(999);
+        let mut victima = cola(&[10, 11]);
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 256), 0, "con 129 de 256 no roba");
+    }
+
+    #[test]
+    fn recorre_todas_las_colas_desde_cualquier_inicio() {
+        // Una sola víctima con tareas: la encuentra sea cual sea la ladrona y
+        // el punto de partida. Con 2 o 3 colas muchos recorridos mal hechos
+        // aciertan por casualidad; con 4 o 5, no.
+        for n in 2..=5 {
+            for yo in 0..n {
+                for inicio in 0..n {
+                    for victima in (0..n).filter(|&v| v != yo) {
+                        let mut colas: Vec<VecDeque<u32>> = (0..n).map(|_| VecDeque::new()).collect();
+                        colas[victima] = cola(&[7, 8, 9]);
+                        assert_eq!(
+                            roba_a_alguien(&mut colas, yo, inicio, 8),
+                            Some((victima, 2)),
+                            "con {n} colas, la ladrona {yo} empezando en {inicio} debe encontrar a la única \
+                             víctima con tareas, la {victima}: recorre las {n} colas dando la vuelta"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn con_varias_victimas_elige_la_primera_del_recorrido() {
+        for n in 3..=5 {
+            for yo in 0..n {
+                for inicio in 0..n {
+                    let mut colas: Vec<VecDeque<u32>> = (0..n as u32).map(|i| cola(&[i * 10, i * 10 + 1])).collect();
+                    colas[yo].clear();
+                    let esperada = (0..n).map(|i| (inicio + i) % n).find(|&v| v != yo).unwrap();
+                    assert_eq!(
+                        roba_a_alguien(&mut colas, yo, inicio, 8).map(|r| r.0),
+                        Some(esperada),
+                        "con {n} colas llenas, la ladrona {yo} empezando en {inicio} roba a la primera que \
+                         encuentra: la {esperada}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn sin_victimas_no_hay_robo() {
         let mut colas = vec![cola(&[]), cola(&[]), cola(&[])];
         assert_eq!(roba_a_alguien(&mut colas, 1, 0, 8), None, "nadie tiene tareas");
@@ -197,6 +322,17 @@ mod roba {
     }
 }
 
+/// Ejercicio 4, `elige`. Lo que se comprueba:
+///
+/// - el orden: ranura, cola local, cola global;
+/// - la ranura tiene el tope que te dan (`max_lifo`, no siempre 3); al
+///   llegar a él, su tarea pasa al final de la cola local;
+/// - cualquier tarea que no sale de la ranura (de la cola local, de la
+///   global en su vuelta o de la global como último recurso) pone a cero la
+///   cuenta de seguidas;
+/// - cada `intervalo` vueltas, la global va primero, aunque haya ranura y
+///   cola local; si está vacía, la vuelta sigue como siempre;
+/// - la cuenta de vueltas da la vuelta sin desbordarse.
 mod elige {
     use robo_de_trabajo::elige::{Origen, Trabajador};
 
@@ -209,6 +345,8 @@ mod elige {
     fn sin_tareas_no_hay_nada() {
         let mut t = trabajador(10);
         assert_eq!(t.siguiente(), None);
+        assert_eq!(t.siguiente(), None);
+        assert_eq!(t.tick, 2, "cada llamada a siguiente es una vuelta, también las que no encuentran nada");
     }
 
     #[test]
@@ -258,6 +396,72 @@ mod elige {
             Some((1, Origen::Ranura)),
             "tras una tarea de la cola local, la ranura vuelve a valer"
         );
+    }
+
+    #[test]
+    fn el_tope_de_la_ranura_es_el_que_te_dan() {
+        for max_lifo in [1u32, 2, 5] {
+            let mut t: Trabajador<u32> = Trabajador::new(1000, max_lifo);
+            t.local.push_back(99);
+            t.despierta(1);
+            let mut de_la_ranura = 0;
+            loop {
+                let (tarea, origen) = t.siguiente().expect("siempre hay alguna tarea lista");
+                if tarea == 99 {
+                    break;
+                }
+                assert_eq!(origen, Origen::Ranura);
+                de_la_ranura += 1;
+                t.despierta(if tarea == 1 { 2 } else { 1 });
+                assert!(de_la_ranura <= 10, "la ranura no deja pasar a la 99: ¿usas self.max_lifo?");
+            }
+            assert_eq!(de_la_ranura, max_lifo, "con max_lifo = {max_lifo}, salen {max_lifo} seguidas de la ranura");
+        }
+    }
+
+    #[test]
+    fn la_cuenta_de_seguidas_vuelve_a_cero_con_cualquier_tarea_que_no_sea_de_la_ranura() {
+        // De la global como último recurso (sin nada local).
+        let mut t: Trabajador<u32> = Trabajador::new(1000, 1);
+        t.despierta(1);
+        assert_eq!(t.siguiente(), Some((1, Origen::Ranura)));
+        t.global.push_back(30);
+        assert_eq!(t.siguiente(), Some((30, Origen::Global)));
+        t.despierta(2);
+        assert_eq!(
+            t.siguiente(),
+            Some((2, Origen::Ranura)),
+            "una tarea de la cola global también pone a cero la cuenta de la ranura"
+        );
+
+        // De la global en su vuelta (la vuelta 3).
+        let mut t: Trabajador<u32> = Trabajador::new(3, 2);
+        t.global.push_back(30);
+        t.despierta(1);
+        assert_eq!(t.siguiente(), Some((1, Origen::Ranura)));
+        t.despierta(2);
+        assert_eq!(t.siguiente(), Some((2, Origen::Ranura)));
+        t.despierta(3);
+        assert_eq!(t.siguiente(), Some((30, Origen::Global)), "la vuelta 3 es de la cola global");
+        assert_eq!(
+            t.siguiente(),
+            Some((3, Origen::Ranura)),
+            "tras la tarea de la global, la cuenta vuelve a 0 y la ranura vuelve a valer"
+        );
+    }
+
+    #[test]
+    fn la_cuenta_de_vueltas_no_se_desborda() {
+        let mut t = trabajador(5);
+        t.local.push_back(1);
+        t.global.push_back(100);
+        t.tick = u32::MAX;
+        assert_eq!(
+            t.siguiente(),
+            Some((100, Origen::Global)),
+            "tras u32::MAX la cuenta da la vuelta a 0 (wrapping_add), y 0 es múltiplo de cualquier intervalo"
+        );
+        assert_eq!(t.tick, 0);
     }
 
     #[test]

@@ -20,7 +20,11 @@ pub trait Ejecutor: Clone + Send + Sync + 'static {
     fn bloquea_en<F: Future>(&self, future: F) -> F::Output;
 
     /// Para los hilos trabajadores y espera a que terminen. Las tareas que
-    /// no hayan acabado se sueltan sin sondearlas más.
+    /// estaban listas (en una cola o en una ranura) se sueltan sin
+    /// sondearlas más. Una tarea dormida, que espera un aviso, no está en
+    /// ninguna cola: la mantiene viva su `Waker` (guardado en un canal, por
+    /// ejemplo), y solo se suelta cuando se suelte ese `Waker`; si alguien
+    /// la despierta después del apagado, acaba en una cola que ya nadie vacía.
     fn apaga(&self);
 
     /// Lanza una tarea y devuelve su manija, que es un future con su valor.

@@ -18,6 +18,9 @@ pub mod ejecutor;
 pub mod manija;
 pub mod robo;
 pub mod tarea;
+/// La traza del ejecutor con robo, para el reproductor del libro (solo con `--features traza`).
+#[cfg(feature = "traza")]
+pub mod traza;
 pub mod una_cola;
 
 // Los ejercicios, en orden.

@@ -22,15 +22,26 @@ use super::ejecutor::Ejecutor;
 use super::roba::roba_mitad;
 use super::tarea::{Destino, Tarea};
 
+/// Anota un evento en la traza, si se compiló con la *feature* `traza` y
+/// este ejecutor graba. Sin la *feature*, no queda nada en el binario.
+macro_rules! anota {
+    ($compartido:expr, |$registro:ident| $cuerpo:expr) => {
+        #[cfg(feature = "traza")]
+        if let Some($registro) = &$compartido.traza {
+            $cuerpo;
+        }
+    };
+}
+
 // ANCHOR: constantes
-/// Capacidad de cada cola local, como en Tokio (hecho 1).
+/// Capacidad de cada cola local, como en Tokio (`LOCAL_QUEUE_CAPACITY` en `queue.rs`).
 pub const CAPACIDAD_LOCAL: usize = 256;
-/// Sondeos seguidos que puede dar la ranura LIFO, como en Tokio desde 1.29 (hecho 2).
+/// Sondeos seguidos que puede dar la ranura LIFO, como en Tokio desde 1.29 (`MAX_LIFO_POLLS_PER_TICK`).
 pub const MAX_LIFO_SEGUIDAS: u32 = 3;
 /// Cada cuántas vueltas se mira primero la cola global. Tokio usó 61 fijo;
-/// hoy lo ajusta solo (hecho 3). Aquí, fijo.
+/// hoy lo ajusta solo (`stats.rs`). Aquí, fijo.
 pub const INTERVALO_GLOBAL: u32 = 61;
-/// Lo más que un trabajador se lleva de la cola global de una vez (hecho 4).
+/// Lo más que un trabajador se lleva de la cola global de una vez (`next_task` en `worker.rs`).
 pub const MAX_LOTE: usize = CAPACIDAD_LOCAL / 2;
 // ANCHOR_END: constantes
 
@@ -49,6 +60,10 @@ pub struct Contadores {
     pub desbordes: AtomicU64,
     /// Tareas sacadas de la cola global por los trabajadores.
     pub del_inyector: AtomicU64,
+    /// Veces que alguien miró si había trabajo (`hay_trabajo`). Un
+    /// trabajador dormido no mira nada: si esto crece sin trabajo, alguien
+    /// da vueltas o se despierta sin motivo.
+    pub comprobaciones: AtomicU64,
 }
 
 // ANCHOR: compartido
@@ -70,6 +85,9 @@ pub struct Compartido {
     vigia: Vigia,
     hilos: Mutex<Vec<JoinHandle<()>>>,
     siguiente_id: AtomicUsize,
+    /// La grabación de eventos, si este ejecutor graba (`traza.rs`).
+    #[cfg(feature = "traza")]
+    pub(crate) traza: Option<Arc<super::traza::Registro>>,
 }
 // ANCHOR_END: compartido
 
@@ -105,13 +123,25 @@ impl Compartido {
             vigia: Vigia::default(),
             hilos: Mutex::new(Vec::new()),
             siguiente_id: AtomicUsize::new(0),
+            #[cfg(feature = "traza")]
+            traza: None,
         })
+    }
+
+    /// Como `nuevo`, pero grabando cada evento en `registro`.
+    #[cfg(feature = "traza")]
+    pub(crate) fn grabando(trabajadores: usize, registro: Arc<super::traza::Registro>) -> Arc<Compartido> {
+        let mut compartido = Compartido::nuevo(trabajadores);
+        Arc::get_mut(&mut compartido).expect("recién creado").traza = Some(registro);
+        compartido
     }
 
     // ANCHOR: empuja_local
     /// Pone una tarea al final de la cola local de `indice`. Si está llena,
-    /// la mitad más antigua y la nueva se van a la cola global (hecho 1).
+    /// la mitad más nueva (la de atrás) y la nueva se van a la cola global,
+    /// como en Tokio; la mitad más antigua se queda.
     pub fn empuja_local(&self, indice: usize, tarea: Arc<Tarea>) {
+        anota!(self, |r| r.va_a_la_cola(indice, tarea.id));
         let (estaba_vacia, desbordadas) = {
             let mut cola = self.locales[indice].lock().unwrap();
             let estaba_vacia = cola.is_empty();
@@ -119,7 +149,10 @@ impl Compartido {
                 cola.push_back(tarea);
                 (estaba_vacia, None)
             } else {
-                let mut mitad: Vec<Arc<Tarea>> = cola.drain(..CAPACIDAD_LOCAL / 2).collect();
+                // Se va la mitad de atrás: las que `toma_lote_del_inyector`
+                // acaba de traer de la cola global quedan delante y no vuelven
+                // a ella sin haberse sondeado.
+                let mut mitad: Vec<Arc<Tarea>> = cola.drain(CAPACIDAD_LOCAL / 2..).collect();
                 mitad.push(tarea);
                 (false, Some(mitad))
             }
@@ -134,6 +167,7 @@ impl Compartido {
             // vez: el dueño está despierto y nada se queda sin sondear.
             self.avisa_a_un_dormido();
         }
+        anota!(self, |r| r.en_la_cola(self, indice));
     }
     // ANCHOR_END: empuja_local
 
@@ -145,11 +179,13 @@ impl Compartido {
     /// Pone una tarea en la cola global y, si estaba vacía, despierta a un
     /// trabajador dormido.
     pub fn inyecta(&self, tarea: Arc<Tarea>) {
+        anota!(self, |r| r.va_a_la_global(tarea.id));
         let estaba_vacia = {
             let mut inyector = self.inyector.lock().unwrap();
             inyector.push_back(tarea);
             inyector.len() == 1
         };
+        anota!(self, |r| r.en_la_global(self));
         // Si ya había tareas, alguien fue avisado por la primera, y ningún
         // trabajador se duerme mientras la cola global no esté vacía.
         if estaba_vacia {
@@ -161,15 +197,16 @@ impl Compartido {
     /// `INTERVALO_GLOBAL` vueltas).
     pub fn saca_del_inyector(&self) -> Option<Arc<Tarea>> {
         let tarea = self.inyector.lock().unwrap().pop_front();
-        if tarea.is_some() {
+        if let Some(_t) = &tarea {
             self.contadores.del_inyector.fetch_add(1, Ordering::Relaxed);
+            anota!(self, |r| r.de_la_global(self, _t.id));
         }
         tarea
     }
 
     // ANCHOR: lote
     /// Con la cola local vacía: se lleva de la cola global un lote de
-    /// `min(len / trabajadores + 1, MAX_LOTE)` tareas (hecho 4). Devuelve
+    /// `min(len / trabajadores + 1, MAX_LOTE)` tareas, como `next_task` en Tokio. Devuelve
     /// la primera para sondearla ya; el resto va a la cola local de `indice`.
     pub fn toma_lote_del_inyector(&self, indice: usize) -> Option<Arc<Tarea>> {
         let lote: Vec<Arc<Tarea>> = {
@@ -181,6 +218,7 @@ impl Compartido {
         let mut lote = lote.into_iter();
         let primera = lote.next()?;
         self.locales[indice].lock().unwrap().extend(lote);
+        anota!(self, |r| r.lote(self, indice, primera.id));
         Some(primera)
     }
     // ANCHOR_END: lote
@@ -188,6 +226,7 @@ impl Compartido {
     /// ¿Hay alguna tarea en la cola global o en alguna cola local? (Las
     /// ranuras LIFO no cuentan: solo puede sondearlas su dueño.)
     pub fn hay_trabajo(&self) -> bool {
+        self.contadores.comprobaciones.fetch_add(1, Ordering::Relaxed);
         !self.inyector.lock().unwrap().is_empty() || self.locales.iter().any(|c| !c.lock().unwrap().is_empty())
     }
 
@@ -199,6 +238,7 @@ impl Compartido {
             // está dentro de `wait`, y no a medio camino.
             let _dormitorio = self.dormitorio.lock().unwrap();
             self.despertador.notify_one();
+            anota!(self, |r| r.aviso());
         }
     }
     // ANCHOR_END: avisa
@@ -234,10 +274,10 @@ impl Destino for Compartido {
         // hilo, otro ejecutor), a la cola global.
         let mut tarea = Some(tarea);
         let _ = BANDEJA.try_with(|bandeja| {
-            if let Some(b) = bandeja.borrow_mut().as_mut() {
-                if std::ptr::eq(b.ejecutor, self) {
-                    b.tareas.push(tarea.take().unwrap());
-                }
+            if let Some(b) = bandeja.borrow_mut().as_mut()
+                && std::ptr::eq(b.ejecutor, self)
+            {
+                b.tareas.push(tarea.take().unwrap());
             }
         });
         if let Some(tarea) = tarea {
@@ -277,6 +317,13 @@ impl Trabajador {
                 let c = &compartido.contadores;
                 c.robos.fetch_add(1, Ordering::Relaxed);
                 c.robadas.fetch_add((despues.saturating_sub(antes) + 1) as u64, Ordering::Relaxed);
+                anota!(compartido, |r| r.robo(
+                    compartido,
+                    self.indice,
+                    victima,
+                    tarea.id,
+                    despues.saturating_sub(antes) + 1
+                ));
                 return Some(tarea);
             }
         }
@@ -294,9 +341,12 @@ impl Trabajador {
         BANDEJA.with(|b| std::mem::swap(&mut b.borrow_mut().as_mut().unwrap().tareas, &mut despertadas));
         for tarea in despertadas.drain(..) {
             if Arc::ptr_eq(&tarea, recien) {
+                anota!(compartido, |r| r.entra(self.indice, tarea.id, false));
                 compartido.empuja_local(self.indice, tarea);
             } else {
+                anota!(compartido, |r| r.entra(self.indice, tarea.id, true));
                 self.pon_en_ranura(compartido, tarea);
+                anota!(compartido, |r| r.en_ranura(compartido, self.indice));
             }
         }
         self.repuesto = despertadas; // vacío, pero con su memoria
@@ -310,12 +360,10 @@ impl Trabajador {
         let ejecutor = Arc::as_ptr(&compartido);
         BANDEJA.with(|b| *b.borrow_mut() = Some(Bandeja { ejecutor, tareas: Vec::new() }));
         while !compartido.apagado() {
-            match self.busca_tarea(&compartido) {
-                Some(tarea) => {
-                    tarea.sondea();
-                    self.recoge_despertadas(&compartido, &tarea);
-                }
-                None => aparca(&compartido),
+            if !self.vuelta(&compartido) {
+                anota!(compartido, |r| r.duerme(&compartido, self.indice));
+                aparca(&compartido);
+                anota!(compartido, |r| r.despierta(&compartido, self.indice));
             }
         }
         // Al apagar: nada de lo que quede en la ranura se volverá a sondear.
@@ -324,7 +372,36 @@ impl Trabajador {
             tarea.descarta();
         }
     }
+
+    /// Una vuelta del bucle: busca una tarea, la sondea y coloca lo que
+    /// despertó. Devuelve `false` si no encontró nada que hacer. (La
+    /// grabación paso a paso de `traza.rs` llama a esta misma función.)
+    pub(crate) fn vuelta(&mut self, compartido: &Compartido) -> bool {
+        anota!(compartido, |r| r.empieza_vuelta(self.indice));
+        let Some(tarea) = self.busca_tarea(compartido) else {
+            return false;
+        };
+        anota!(compartido, |r| r.sondea(compartido, self.indice, tarea.id));
+        let _terminada = tarea.sondea();
+        anota!(compartido, |r| r.sondeada(compartido, self.indice, tarea.id, _terminada));
+        self.recoge_despertadas(compartido, &tarea);
+        true
+    }
     // ANCHOR_END: bucle
+}
+
+/// Pone la bandeja de `compartido` en el hilo actual (para `traza.rs`, que
+/// mueve a todos los trabajadores desde un solo hilo).
+#[cfg(feature = "traza")]
+pub(crate) fn pon_bandeja(compartido: &Arc<Compartido>) {
+    let ejecutor = Arc::as_ptr(compartido);
+    BANDEJA.with(|b| *b.borrow_mut() = Some(Bandeja { ejecutor, tareas: Vec::new() }));
+}
+
+/// Quita la bandeja del hilo actual.
+#[cfg(feature = "traza")]
+pub(crate) fn quita_bandeja() {
+    BANDEJA.with(|b| b.borrow_mut().take());
 }
 
 /// El ejecutor con robo de trabajo. Clónalo para lanzar tareas desde otras tareas.
@@ -336,7 +413,10 @@ pub struct Robo {
 impl Robo {
     /// Arranca `hilos` hilos trabajadores (al menos uno).
     pub fn nuevo(hilos: usize) -> Robo {
-        let compartido = Compartido::nuevo(hilos);
+        Robo::arranca(Compartido::nuevo(hilos))
+    }
+
+    fn arranca(compartido: Arc<Compartido>) -> Robo {
         let mut lanzados = Vec::new();
         for indice in 0..compartido.locales.len() {
             let compartido = Arc::clone(&compartido);
@@ -352,6 +432,20 @@ impl Robo {
         Robo { compartido }
     }
 
+    /// Como `nuevo`, pero grabando en `registro` cuándo sondea cada
+    /// trabajador y cuándo duerme (la traza en vivo de `traza.rs`).
+    #[cfg(feature = "traza")]
+    pub fn grabando(hilos: usize, registro: Arc<super::traza::Registro>) -> Robo {
+        Robo::arranca(Compartido::grabando(hilos, registro))
+    }
+
+    /// Un ejecutor sin hilos: sus trabajadores los mueve, paso a paso, quien
+    /// lo graba (`traza.rs`).
+    #[cfg(feature = "traza")]
+    pub(crate) fn sin_hilos(compartido: Arc<Compartido>) -> Robo {
+        Robo { compartido }
+    }
+
     /// Robos, desbordes y visitas a la cola global desde que arrancó.
     pub fn contadores(&self) -> &Contadores {
         &self.compartido.contadores
@@ -361,6 +455,12 @@ impl Robo {
     pub fn dormidos(&self) -> usize {
         self.compartido.dormidos.load(Ordering::SeqCst)
     }
+
+    /// ¿Ha muerto algún hilo trabajador por un pánico? (Para las pruebas:
+    /// así no esperan en balde a un trabajador que ya no existe.)
+    pub fn roto(&self) -> bool {
+        self.compartido.vigia.roto()
+    }
 }
 
 impl Ejecutor for Robo {
@@ -369,6 +469,7 @@ impl Ejecutor for Robo {
         F: Future<Output = ()> + Send + 'static,
     {
         let id = self.compartido.siguiente_id.fetch_add(1, Ordering::Relaxed);
+        anota!(self.compartido, |r| r.nueva(id));
         let destino: Arc<dyn Destino> = self.compartido.clone();
         // Lanzar es despertar por primera vez: desde un trabajador, a su
         // ranura LIFO (como en Tokio); desde fuera, a la cola global.

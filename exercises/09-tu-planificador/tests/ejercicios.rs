@@ -13,7 +13,7 @@ mod comun {
     use std::collections::VecDeque;
     use std::sync::Arc;
     use std::sync::mpsc;
-    use std::thread;
+    use std::thread::{self, JoinHandle};
     use std::time::{Duration, Instant};
 
     use planificador::robo::ColaLocal;
@@ -32,6 +32,13 @@ mod comun {
         cola.lock().unwrap().iter().map(|t| t.id).collect()
     }
 
+    /// Espera a que termine un hilo y devuelve su resultado. Si el hilo entró
+    /// en pánico (un `todo!()` sin hacer, por ejemplo), la prueba falla con
+    /// ESE pánico: su mensaje, archivo y línea salen más arriba.
+    pub fn une<T>(hilo: JoinHandle<T>) -> T {
+        hilo.join().unwrap_or_else(|panico| std::panic::resume_unwind(panico))
+    }
+
     /// Ejecuta `f` en otro hilo y devuelve su resultado. Si no termina en
     /// [`LIMITE`], la prueba falla con `si_se_cuelga`; si entra en pánico,
     /// con su mensaje.
@@ -43,10 +50,10 @@ mod comun {
         match rx.recv_timeout(LIMITE) {
             Ok(valor) => valor,
             Err(mpsc::RecvTimeoutError::Timeout) => panic!("{si_se_cuelga} (no terminó en {LIMITE:?})"),
-            Err(mpsc::RecvTimeoutError::Disconnected) => match hilo.join() {
-                Err(panico) => std::panic::resume_unwind(panico),
-                Ok(()) => unreachable!("el hilo terminó sin mandar nada"),
-            },
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                une(hilo);
+                unreachable!("el hilo terminó sin mandar nada")
+            }
         }
     }
 
@@ -59,8 +66,65 @@ mod comun {
             thread::sleep(Duration::from_millis(1));
         }
     }
+
+    /// Como [`espera_a`], pero vigilando a `hilo`: si termina antes (por un
+    /// pánico, o porque volvió cuando debía esperar), se sale enseguida. Si
+    /// terminó por un pánico, la prueba falla con ese pánico.
+    pub fn espera_a_o_que_termine<T>(
+        mensaje: &str,
+        hilo: JoinHandle<T>,
+        condicion: impl Fn() -> bool,
+    ) -> Result<JoinHandle<T>, T> {
+        let inicio = Instant::now();
+        while !condicion() {
+            if hilo.is_finished() {
+                return Err(une(hilo));
+            }
+            assert!(inicio.elapsed() < LIMITE, "{mensaje} (esperé {LIMITE:?})");
+            thread::sleep(Duration::from_millis(1));
+        }
+        Ok(hilo)
+    }
+
+    /// El identificador del hilo que llama, para leer lo que el sistema
+    /// cuenta de él en `/proc`. Fuera de Linux, `None`.
+    pub fn hilo_del_sistema() -> Option<String> {
+        let enlace = std::fs::read_link("/proc/thread-self").ok()?;
+        Some(enlace.file_name()?.to_str()?.to_string())
+    }
+
+    /// Lo que el sistema cuenta de un hilo: CPU gastada (ns) y veces que se
+    /// ha puesto a correr en un núcleo (`/proc/self/task/<tid>/schedstat`).
+    pub fn cuentas_del_hilo(tid: &Option<String>) -> Option<(u64, u64)> {
+        let texto = std::fs::read_to_string(format!("/proc/self/task/{}/schedstat", tid.as_ref()?)).ok()?;
+        let campos: Vec<u64> = texto.split_whitespace().filter_map(|c| c.parse().ok()).collect();
+        Some((*campos.first()?, *campos.get(2)?))
+    }
+
+    /// Un generador pseudoaleatorio mínimo, para variar los tiempos de las
+    /// pruebas de estrés sin depender de nada.
+    pub struct Azar(pub u64);
+
+    impl Azar {
+        pub fn hasta(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
 }
 
+/// Ejercicio 1, `roba_mitad`. Lo que se comprueba:
+///
+/// - se lleva la mitad de la víctima redondeando hacia arriba (5 → 3, 4 → 2,
+///   1 → 1, 0 → nada), del frente;
+/// - devuelve la primera robada y deja las demás, en orden, al final de la
+///   cola del ladrón, sin duplicar ninguna;
+/// - nunca retiene el candado de la víctima mientras espera el suyo;
+/// - con hilos de verdad (dos que se roban entre sí, y cuatro en anillo
+///   mientras sus dueños sacan y meten tareas) ni se bloquea, ni pierde, ni
+///   duplica, ni falla por mirar la cola y sacar de ella en dos pasos.
 mod roba {
     use std::sync::{Arc, Mutex};
     use std::thread;
@@ -68,7 +132,7 @@ mod roba {
     use planificador::roba::roba_mitad;
     use planificador::robo::ColaLocal;
 
-    use super::comun::{con_limite, espera_a, ids, tareas};
+    use super::comun::{Azar, con_limite, espera_a_o_que_termine, ids, tareas, une};
 
     fn cola(ids: impl IntoIterator<Item = usize>) -> ColaLocal {
         Mutex::new(tareas(ids))
@@ -90,6 +154,18 @@ mod roba {
         assert_eq!(roba_mitad(&victima, &ladron).map(|t| t.id), Some(0));
         assert_eq!(ids(&ladron), [1], "de 4 tareas se roban 2");
         assert_eq!(ids(&victima), [2, 3]);
+
+        for n in [2usize, 3, 7, 256, 257] {
+            let (victima, ladron) = (cola(0..n), cola([]));
+            roba_mitad(&victima, &ladron).expect("la víctima tenía tareas");
+            assert_eq!(
+                ids(&ladron).len() + 1,
+                n.div_ceil(2),
+                "de {n} tareas se roban {} (la mitad redondeando hacia arriba)",
+                n.div_ceil(2)
+            );
+            assert_eq!(ids(&victima), (n.div_ceil(2)..n).collect::<Vec<_>>(), "a la víctima le quedan las más nuevas");
+        }
     }
 
     #[test]
@@ -115,7 +191,11 @@ mod roba {
     fn deja_el_botin_en_orden_al_final_de_la_cola_del_ladron() {
         let (victima, ladron) = (cola(0..6), cola([100]));
         assert_eq!(roba_mitad(&victima, &ladron).map(|t| t.id), Some(0));
-        assert_eq!(ids(&ladron), [100, 1, 2], "lo robado va al FINAL de tu cola y en el mismo orden");
+        assert_eq!(
+            ids(&ladron),
+            [100, 1, 2],
+            "lo robado va al FINAL de tu cola y en el mismo orden; la que devuelves no se queda también en la cola"
+        );
         assert_eq!(ids(&victima), [3, 4, 5]);
     }
 
@@ -131,49 +211,144 @@ mod roba {
             let (victima, ladron) = (Arc::clone(&victima), Arc::clone(&ladron));
             thread::spawn(move || roba_mitad(&victima, &ladron).map(|t| t.id))
         };
-        espera_a(
+        let robo = espera_a_o_que_termine(
             "la cola de la víctima sigue tomada (o intacta) mientras esperas la tuya: suelta su candado \
              antes de tomar el tuyo, o dos trabajadores que se roban el uno al otro se bloquearán para siempre",
+            robo,
             || victima.try_lock().is_ok_and(|v| v.len() == 3),
         );
         drop(tomada);
-        assert_eq!(robo.join().unwrap(), Some(0));
-        assert_eq!(ids(&ladron), [1, 2]);
+        let robada = match robo {
+            Ok(hilo) => une(hilo),
+            Err(robada) => robada,
+        };
+        assert_eq!(robada, Some(0));
+        assert_eq!(ids(&ladron), [1, 2], "el botín, sin perder nada aunque tu cola estuviera tomada");
+    }
+
+    /// Reparte `hilos` colas entre `hilos` hilos; cada uno roba de la
+    /// siguiente (en anillo) y, como su dueño, saca y vuelve a meter tareas
+    /// de la suya. Devuelve todas las tareas al final, ordenadas.
+    fn estres(hilos: usize, por_cola: usize, vueltas: usize, semilla: u64) -> Vec<usize> {
+        let colas: Arc<Vec<ColaLocal>> = Arc::new((0..hilos).map(|i| cola(i * por_cola..(i + 1) * por_cola)).collect());
+        let trabajadores: Vec<_> = (0..hilos)
+            .map(|yo| {
+                let colas = Arc::clone(&colas);
+                thread::spawn(move || {
+                    let mut azar = Azar(semilla + yo as u64 * 7919);
+                    for _ in 0..vueltas {
+                        match azar.hasta(3) {
+                            // Robar a la siguiente del anillo.
+                            0 | 1 => {
+                                if let Some(t) = roba_mitad(&colas[(yo + 1) % hilos], &colas[yo]) {
+                                    colas[yo].lock().unwrap().push_back(t);
+                                }
+                            }
+                            // Lo que hace el dueño: saca una, «la sondea» y la vuelve a meter.
+                            _ => {
+                                let t = colas[yo].lock().unwrap().pop_front();
+                                if let Some(t) = t {
+                                    colas[yo].lock().unwrap().push_back(t);
+                                }
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        trabajadores.into_iter().for_each(une);
+        let mut todas: Vec<usize> = colas.iter().flat_map(ids).collect();
+        todas.sort();
+        todas
+    }
+
+    #[test]
+    fn una_cola_casi_vacia_que_su_dueno_vacia_mientras_le_roban() {
+        // La víctima tiene una sola tarea y su dueño la saca y la vuelve a
+        // meter sin parar, desde otro hilo. Cuántas robar y sacarlas tiene que
+        // ser UNA sola operación con el candado tomado: si miras `len()`,
+        // sueltas y vuelves a tomar el candado para sacar, el dueño ya puede
+        // haberlas sacado.
+        let total = con_limite("el dueño y el ladrón de una cola casi vacía se han bloqueado", || {
+            let victima = Arc::new(cola([0]));
+            let ladron = Arc::new(cola([]));
+            let dueno = {
+                let victima = Arc::clone(&victima);
+                thread::spawn(move || {
+                    for _ in 0..20_000 {
+                        let t = victima.lock().unwrap().pop_front();
+                        if let Some(t) = t {
+                            victima.lock().unwrap().push_back(t);
+                        }
+                    }
+                })
+            };
+            for _ in 0..20_000 {
+                if let Some(t) = roba_mitad(&victima, &ladron) {
+                    let mut de_vuelta: Vec<_> = ladron.lock().unwrap().drain(..).collect();
+                    de_vuelta.push(t);
+                    victima.lock().unwrap().extend(de_vuelta);
+                }
+                if dueno.is_finished() {
+                    break;
+                }
+            }
+            une(dueno);
+            let mut todas: Vec<usize> = ids(&victima).into_iter().chain(ids(&ladron)).collect();
+            todas.sort();
+            todas
+        });
+        assert_eq!(total, [0], "la tarea sigue ahí, una sola vez");
     }
 
     #[test]
     fn dos_trabajadores_que_se_roban_a_la_vez_no_se_bloquean_ni_pierden_tareas() {
-        let colas: Arc<[ColaLocal; 2]> = Arc::new([cola(0..100), cola(100..200)]);
-        let total = con_limite("dos ladrones que se roban el uno al otro se han bloqueado", move || {
-            let hilos: Vec<_> = (0..2)
-                .map(|yo| {
-                    let colas = Arc::clone(&colas);
-                    thread::spawn(move || {
-                        for _ in 0..5_000 {
-                            if let Some(t) = roba_mitad(&colas[1 - yo], &colas[yo]) {
-                                colas[yo].lock().unwrap().push_back(t);
-                            }
-                        }
-                    })
-                })
-                .collect();
-            hilos.into_iter().for_each(|h| h.join().unwrap());
-            let mut todas: Vec<usize> = colas.iter().flat_map(ids).collect();
-            todas.sort();
-            todas
-        });
+        let total =
+            con_limite("dos ladrones que se roban el uno al otro se han bloqueado", || estres(2, 100, 5_000, 1));
         assert_eq!(
             total,
             (0..200).collect::<Vec<_>>(),
             "después de robar y robar, cada tarea debe seguir en una cola, una sola vez"
         );
     }
+
+    #[test]
+    fn cuatro_trabajadores_en_anillo_con_sus_duenos_trabajando() {
+        // Cuatro hilos: cada uno roba al siguiente mientras el dueño de cada
+        // cola saca y mete tareas. Entre mirar cuántas tiene la víctima y
+        // sacarlas no puede soltarse su candado: otro puede llevárselas antes.
+        let total = con_limite("cuatro ladrones en anillo se han bloqueado", || {
+            let mut total = Vec::new();
+            for semilla in 1..=4 {
+                total = estres(4, 8, 4_000, semilla);
+                if total != (0..32).collect::<Vec<_>>() {
+                    break;
+                }
+            }
+            total
+        });
+        assert_eq!(
+            total,
+            (0..32).collect::<Vec<_>>(),
+            "con cuatro hilos robando en anillo, cada tarea debe seguir en una cola, una sola vez"
+        );
+    }
 }
 
+/// Ejercicio 2, la ranura LIFO. Lo que se comprueba:
+///
+/// - la tarea que ocupaba la ranura no se pierde: pasa al final de la cola
+///   local de ESTE trabajador (`self.indice`, no la 0), por `empuja_local`,
+///   que respeta la capacidad (256) y desborda hacia la cola global;
+/// - la ranura va antes que la cola local;
+/// - como mucho `MAX_LIFO_SEGUIDAS` (3) seguidas desde la ranura; al llegar
+///   al tope, la de la ranura pasa al final de la cola y sale el frente;
+/// - cualquier vuelta que no saca de la ranura (aunque la cola esté vacía)
+///   pone la cuenta a 0.
 mod siguiente {
     use std::sync::Arc;
 
-    use planificador::robo::{Compartido, MAX_LIFO_SEGUIDAS, Trabajador};
+    use planificador::robo::{CAPACIDAD_LOCAL, Compartido, MAX_LIFO_SEGUIDAS, Trabajador};
     use planificador::tarea::Tarea;
 
     use super::comun::{ids, tareas};
@@ -193,6 +368,50 @@ mod siguiente {
         assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(2), "la última despertada ocupa la ranura");
         assert_eq!(ids(&c.locales[0]), [1], "la que estaba en la ranura pasa al final de TU cola local; no se pierde");
         assert!(ids(&c.locales[1]).is_empty(), "usa la cola de este trabajador (self.indice)");
+    }
+
+    #[test]
+    fn usa_la_cola_de_su_propio_trabajador() {
+        // El trabajador 1 de tres: sus tareas van y vienen de locales[1].
+        let c = Compartido::nuevo(3);
+        c.locales[1].lock().unwrap().extend(tareas([10]));
+        c.locales[0].lock().unwrap().extend(tareas([90]));
+        let mut t = Trabajador::nuevo(1, 1);
+        t.pon_en_ranura(&c, Tarea::de_prueba(1));
+        t.pon_en_ranura(&c, Tarea::de_prueba(2));
+        assert_eq!(ids(&c.locales[1]), [10, 1], "la que deja la ranura va a la cola de self.indice (aquí, la 1)");
+        assert_eq!(ids(&c.locales[0]), [90], "la cola del trabajador 0 no es tuya: no la toques");
+        let orden: Vec<usize> = std::iter::from_fn(|| t.siguiente_local(&c)).map(|t| t.id).collect();
+        assert_eq!(orden, [2, 10, 1], "la ranura y después TU cola local (la de self.indice)");
+        assert_eq!(ids(&c.locales[0]), [90], "la tarea 90 es del trabajador 0: no debe salir de aquí");
+    }
+
+    #[test]
+    fn con_la_cola_llena_la_anterior_pasa_por_empuja_local_y_desborda() {
+        // La cola local está llena (256). La tarea que deja la ranura debe
+        // entrar como cualquier otra, con empuja_local: se queda la mitad más
+        // antigua, y la mitad más nueva y la que llega van a la cola global.
+        let (c, mut t) = un_trabajador(0..CAPACIDAD_LOCAL);
+        t.pon_en_ranura(&c, Tarea::de_prueba(1000));
+        t.pon_en_ranura(&c, Tarea::de_prueba(1001));
+        let mitad = CAPACIDAD_LOCAL / 2;
+        assert_eq!(
+            ids(&c.locales[0]),
+            (0..mitad).collect::<Vec<_>>(),
+            "una cola local no pasa de {CAPACIDAD_LOCAL}: usa compartido.empuja_local, que desborda (y avisa)"
+        );
+        let global: Vec<usize> = c.inyector.lock().unwrap().iter().map(|t| t.id).collect();
+        let mut esperada: Vec<usize> = (mitad..CAPACIDAD_LOCAL).collect();
+        esperada.push(1000);
+        assert_eq!(global, esperada, "a la cola global, la mitad más nueva y, al final, la que dejó la ranura");
+        assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(1001));
+
+        // Con un hueco libre, la tarea cabe: nada desborda.
+        let (c, mut t) = un_trabajador(0..CAPACIDAD_LOCAL - 1);
+        t.pon_en_ranura(&c, Tarea::de_prueba(1000));
+        t.pon_en_ranura(&c, Tarea::de_prueba(1001));
+        assert_eq!(ids(&c.locales[0]).len(), CAPACIDAD_LOCAL, "con un hueco libre, la que deja la ranura cabe");
+        assert!(c.inyector.lock().unwrap().is_empty(), "una cola que aún no estaba llena no desborda");
     }
 
     #[test]
@@ -271,6 +490,15 @@ mod siguiente {
     }
 }
 
+/// Ejercicio 3, `busca_tarea`. Lo que se comprueba:
+///
+/// - cada llamada es una vuelta (`tick`), que da la vuelta sin desbordarse;
+/// - en una vuelta normal, lo propio (ranura y cola local) va antes que la
+///   cola global, la cola global (un lote) antes que robar, y robar al final;
+/// - cada `INTERVALO_GLOBAL` vueltas, la cola global va primero (una tarea,
+///   no un lote), aunque sobre trabajo propio, y solo en esas vueltas;
+/// - si en esa vuelta la cola global está vacía, la vuelta sigue como
+///   cualquier otra.
 mod equidad {
     use std::sync::Arc;
 
@@ -300,6 +528,54 @@ mod equidad {
             "en una vuelta normal, primero lo tuyo (siguiente_local)"
         );
         assert_eq!(t.busca_tarea(&c).map(|t| t.id), Some(20), "sin nada propio, la cola global");
+    }
+
+    #[test]
+    fn el_lote_de_la_global_va_antes_que_robar() {
+        let (c, mut t) = dos_trabajadores();
+        c.inyector.lock().unwrap().extend(tareas(20..24));
+        c.locales[1].lock().unwrap().extend(tareas([30, 31]));
+        assert_eq!(
+            t.busca_tarea(&c).map(|t| t.id),
+            Some(20),
+            "sin nada propio, primero un lote de la cola global; robar es lo último"
+        );
+        assert_eq!(ids(&c.locales[1]), [30, 31], "con trabajo en la cola global no se roba a nadie");
+        assert_eq!(ids(&c.locales[0]), [21, 22], "4 / 2 trabajadores + 1 = 3 tareas: una para ya y dos a tu cola");
+    }
+
+    #[test]
+    fn en_su_vuelta_con_la_global_vacia_sigue_con_lo_suyo() {
+        let (c, mut t) = dos_trabajadores();
+        c.locales[0].lock().unwrap().extend(tareas([10]));
+        c.locales[1].lock().unwrap().extend(tareas([30, 31]));
+        t.tick = INTERVALO_GLOBAL - 1; // la próxima vuelta es la de la cola global
+        assert_eq!(
+            t.busca_tarea(&c).map(|t| t.id),
+            Some(10),
+            "en la vuelta de la cola global, si está vacía, la vuelta sigue como siempre: lo tuyo"
+        );
+        assert_eq!(t.tick, INTERVALO_GLOBAL);
+        t.tick = 2 * INTERVALO_GLOBAL - 1;
+        assert_eq!(
+            t.busca_tarea(&c).map(|t| t.id),
+            Some(30),
+            "y si tampoco tienes nada tuyo, se roba: una vuelta de la cola global no se pierde"
+        );
+    }
+
+    #[test]
+    fn la_cuenta_de_vueltas_no_se_desborda() {
+        let (c, mut t) = dos_trabajadores();
+        c.locales[0].lock().unwrap().extend(tareas([10, 11]));
+        c.inyector.lock().unwrap().extend(tareas([20]));
+        t.tick = u32::MAX;
+        let tarea = t.busca_tarea(&c).map(|t| t.id);
+        assert_eq!(
+            t.tick, 0,
+            "tras u32::MAX, la cuenta vuelve a 0 (wrapping_add): un trabajador no debe morir por dar 2³² vueltas"
+        );
+        assert_eq!(tarea, Some(20), "la vuelta 0 es múltiplo de INTERVALO_GLOBAL: toca la cola global");
     }
 
     #[test]
@@ -374,9 +650,24 @@ mod equidad {
     }
 }
 
+/// Ejercicio 4, `aparca`, y el ejecutor entero. Lo que se comprueba:
+///
+/// - no se duerme si ya hay trabajo (en la cola global o en otra cola
+///   local): apuntarse primero y mirar después, con el candado tomado;
+/// - duerme de verdad: mientras no llega nada no gasta CPU, no da vueltas y
+///   no se despierta a ratos (se cuentan sus comprobaciones y lo que el
+///   sistema cuenta del hilo);
+/// - despierta cuando llega trabajo y al apagar (a todos los que duermen), y
+///   al salir se borra de `dormidos`;
+/// - ningún aviso se pierde con hilos de verdad, miles de veces seguidas;
+/// - con las cuatro piezas: diez mil tareas, un árbol, una pareja que se
+///   despierta sin parar, una tarea que cede sin parar, avisos desde fuera
+///   y trabajadores que duermen cuando no hay nada que hacer.
 mod aparca {
     use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
+    use std::thread;
+    use std::time::{Duration, Instant};
 
     use futures::channel::{mpsc, oneshot};
     use futures::{SinkExt, StreamExt};
@@ -386,7 +677,13 @@ mod aparca {
     use planificador::tarea::Tarea;
     use planificador::{Ejecutor, Robo, ceder};
 
-    use super::comun::{con_limite, espera_a};
+    use super::comun::{Azar, con_limite, cuentas_del_hilo, espera_a, espera_a_o_que_termine, hilo_del_sistema, une};
+
+    /// Cuánto se deja dormir a un trabajador sin trabajo para ver si de
+    /// verdad duerme. No se mide ningún tiempo: se cuenta lo que hizo en él.
+    const SIN_TRABAJO: Duration = Duration::from_millis(100);
+    /// Cuánto se vigila a un trabajador dormido, como mucho.
+    const ESPERA_LARGA: Duration = Duration::from_secs(1);
 
     #[test]
     fn no_se_duerme_si_ya_habia_trabajo_en_la_cola_global() {
@@ -411,34 +708,183 @@ mod aparca {
             "aparca se durmió aunque otro trabajador tenía tareas que robar: usa compartido.hay_trabajo()",
             move || aparca(&c2),
         );
+        assert_eq!(c.dormidos.load(Ordering::SeqCst), 0, "al salir de aparca, resta 1 a dormidos");
+    }
+
+    /// Lanza un hilo que llama a `aparca` y espera a que se apunte como
+    /// dormido. Devuelve el hilo y su identificador en el sistema.
+    fn un_dormido(c: &Arc<Compartido>, apuntados: usize) -> (thread::JoinHandle<()>, Option<String>) {
+        let c2 = Arc::clone(c);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let dormido = thread::spawn(move || {
+            let _ = tx.send(hilo_del_sistema());
+            aparca(&c2)
+        });
+        let tid = rx.recv().unwrap_or(None);
+        let dormido = espera_a_o_que_termine(
+            "el trabajador no se apunta como dormido: suma 1 a compartido.dormidos",
+            dormido,
+            || c.dormidos.load(Ordering::SeqCst) == apuntados,
+        )
+        .unwrap_or_else(|()| panic!("sin trabajo ni apagado, aparca debe dormir; volvió enseguida"));
+        (dormido, tid)
     }
 
     #[test]
     fn despierta_cuando_llega_trabajo() {
         let c = Compartido::nuevo(2);
-        let c2 = Arc::clone(&c);
-        let dormido = std::thread::spawn(move || aparca(&c2));
-        espera_a("el trabajador no se apunta como dormido: suma 1 a compartido.dormidos", || {
-            c.dormidos.load(Ordering::SeqCst) == 1 || dormido.is_finished()
-        });
+        let (dormido, _) = un_dormido(&c, 1);
         assert!(!dormido.is_finished(), "sin trabajo ni apagado, aparca debe dormir, no volver enseguida");
         c.inyecta(Tarea::de_prueba(1)); // encola y avisa
-        con_limite("llegó trabajo y el trabajador no despertó", move || dormido.join().unwrap());
+        con_limite("llegó trabajo y el trabajador no despertó", move || une(dormido));
         assert_eq!(c.dormidos.load(Ordering::SeqCst), 0, "al despertar, resta 1 a dormidos");
+    }
+
+    #[test]
+    fn duerme_de_verdad_sin_dar_vueltas_ni_despertarse_a_ratos() {
+        let c = Compartido::nuevo(2);
+        let (dormido, tid) = un_dormido(&c, 1);
+        let comprobaciones = || c.contadores.comprobaciones.load(Ordering::SeqCst);
+        let (antes, cuentas_antes) = (comprobaciones(), cuentas_del_hilo(&tid));
+        // Con la máquina muy cargada, un hilo que da vueltas puede pasar un
+        // rato sin que el sistema lo ponga a correr: se mira durante un
+        // segundo entero, y en cuanto mira de más se sabe que no duerme.
+        let inicio = std::time::Instant::now();
+        while inicio.elapsed() < ESPERA_LARGA && comprobaciones() - antes <= 2 {
+            thread::sleep(Duration::from_millis(5));
+        }
+        let (despues, cuentas_despues) = (comprobaciones(), cuentas_del_hilo(&tid));
+        assert!(
+            !dormido.is_finished(),
+            "aparca volvió sin trabajo y sin apagado: el bucle del trabajador lo llamará otra vez, y otra... \
+             eso es dar vueltas, no dormir"
+        );
+        assert!(
+            despues - antes <= 2,
+            "en {:?} sin trabajo, el trabajador miró {} veces si había trabajo: un trabajador dormido \
+             no mira nada hasta que lo avisan. Espera en compartido.despertador (sin plazo: nada de \
+             wait_timeout, sleep ni yield_now en bucle)",
+            inicio.elapsed(),
+            despues - antes
+        );
+        if let (Some((cpu_antes, veces_antes)), Some((cpu_despues, veces_despues))) = (cuentas_antes, cuentas_despues) {
+            let veces = veces_despues - veces_antes;
+            let cpu_ms = (cpu_despues - cpu_antes) as f64 / 1e6;
+            assert!(
+                veces <= 3 && cpu_ms < 10.0,
+                "en {:?} sin trabajo, el hilo de aparca se puso a correr {veces} veces y gastó \
+                 {cpu_ms:.1} ms de CPU: no está dormido. Espera en compartido.despertador",
+                inicio.elapsed()
+            );
+        }
+        c.inyecta(Tarea::de_prueba(1));
+        con_limite("llegó trabajo y el trabajador no despertó", move || une(dormido));
     }
 
     #[test]
     fn despierta_al_apagar() {
         let c = Compartido::nuevo(1);
-        let c2 = Arc::clone(&c);
-        let dormido = std::thread::spawn(move || aparca(&c2));
-        espera_a("el trabajador no se apunta como dormido: suma 1 a compartido.dormidos", || {
-            c.dormidos.load(Ordering::SeqCst) == 1 || dormido.is_finished()
-        });
+        let (dormido, _) = un_dormido(&c, 1);
         c.pide_apagado();
         con_limite("se pidió el apagado y el trabajador siguió durmiendo: mira compartido.apagado()", move || {
-            dormido.join().unwrap()
+            une(dormido)
         });
+        assert_eq!(c.dormidos.load(Ordering::SeqCst), 0, "al despertar, resta 1 a dormidos");
+    }
+
+    #[test]
+    fn al_apagar_despiertan_todos_los_dormidos() {
+        let c = Compartido::nuevo(3);
+        let dormidos: Vec<_> = (1..=3).map(|n| un_dormido(&c, n).0).collect();
+        c.pide_apagado();
+        con_limite(
+            "se pidió el apagado y algún trabajador siguió durmiendo: mira compartido.apagado()",
+            move || dormidos.into_iter().for_each(une),
+        );
+        assert_eq!(c.dormidos.load(Ordering::SeqCst), 0, "cada uno, al despertar, resta 1 a dormidos");
+    }
+
+    #[test]
+    fn una_tarea_que_llega_mientras_va_a_dormir_no_se_pierde() {
+        // La carrera del aviso perdido, a cámara lenta: este hilo tiene el
+        // candado del dormitorio mientras el trabajador entra en aparca. Si
+        // el trabajador mira las colas antes de apuntarse, la tarea llega
+        // justo después de que mire, y quien la encola ve dormidos == 0.
+        let c = Compartido::nuevo(2);
+        let dormitorio = c.dormitorio.lock().unwrap();
+        let antes = c.contadores.comprobaciones.load(Ordering::SeqCst);
+        let trabajador = {
+            let c = Arc::clone(&c);
+            thread::spawn(move || aparca(&c))
+        };
+        // Hasta que mire las colas (si mira sin el candado) o, si espera el
+        // candado como debe, un momento para que llegue a esperarlo.
+        let inicio = Instant::now();
+        while c.contadores.comprobaciones.load(Ordering::SeqCst) == antes
+            && inicio.elapsed() < Duration::from_millis(50)
+            && !trabajador.is_finished()
+        {
+            thread::yield_now();
+        }
+        // Lo que hace quien encola: mete la tarea y avisa solo si ve a alguien apuntado.
+        c.inyector.lock().unwrap().push_back(Tarea::de_prueba(1));
+        let alguien_apuntado = c.dormidos.load(Ordering::SeqCst) > 0;
+        drop(dormitorio);
+        if alguien_apuntado {
+            c.avisa_a_un_dormido();
+        }
+        con_limite(
+            "la tarea llegó después de que el trabajador mirase las colas y antes de que se apuntase como \
+             dormido: nadie le avisó y duerme con una tarea en la cola (aviso perdido). Toma el candado del \
+             dormitorio, apúntate y mira las colas después, con el candado tomado",
+            move || une(trabajador),
+        );
+    }
+
+    #[test]
+    fn ningun_aviso_se_pierde_con_hilos_de_verdad() {
+        // Un trabajador aparca, saca la tarea que le llega y vuelve a aparcar;
+        // este hilo le manda la siguiente en cuanto saca la anterior, unas
+        // veces enseguida y otras un poco después. Si aparca mira antes de
+        // apuntarse, tarde o temprano la tarea llega justo entre las dos cosas
+        // y nadie le avisa.
+        const RONDAS: usize = 3_000;
+        let c = Compartido::nuevo(1);
+        let sacadas = Arc::new(AtomicUsize::new(0));
+        let trabajador = {
+            let (c, sacadas) = (Arc::clone(&c), Arc::clone(&sacadas));
+            thread::spawn(move || {
+                while !c.apagado() {
+                    aparca(&c);
+                    if c.inyector.lock().unwrap().pop_front().is_some() {
+                        sacadas.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+            })
+        };
+        let mut azar = Azar(0x9E37_79B9_7F4A_7C15);
+        for ronda in 0..RONDAS {
+            for _ in 0..azar.hasta(64) {
+                std::hint::spin_loop();
+            }
+            c.inyecta(Tarea::de_prueba(ronda));
+            let inicio = Instant::now();
+            while sacadas.load(Ordering::SeqCst) <= ronda {
+                if trabajador.is_finished() {
+                    une(trabajador);
+                    panic!("el trabajador terminó antes de tiempo (aparca volvió con el ejecutor sin apagar)");
+                }
+                assert!(
+                    inicio.elapsed() < Duration::from_secs(1),
+                    "ronda {ronda}: la tarea está en la cola global y el trabajador sigue durmiendo: un aviso \
+                     perdido. Apúntate en dormidos y vuelve a mirar las colas con el candado del dormitorio \
+                     tomado, no antes"
+                );
+                thread::yield_now();
+            }
+        }
+        c.pide_apagado();
+        con_limite("se pidió el apagado y el trabajador siguió durmiendo", move || une(trabajador));
     }
 
     // A partir de aquí, el ejecutor entero: tus cuatro piezas juntas.
@@ -479,6 +925,7 @@ mod aparca {
 
     /// Un nodo del árbol: lanza dos hijos (si le queda profundidad) y se
     /// cuenta. El último nodo en contarse avisa a quien espera.
+    #[allow(clippy::manual_async_fn)] // se llama a sí misma: no puede ser un `async fn`
     fn rama(ejecutor: Robo, profundidad: u32, cuenta: Arc<Cuenta>) -> impl std::future::Future<Output = ()> + Send {
         async move {
             if profundidad > 0 {
@@ -498,10 +945,10 @@ mod aparca {
 
     impl Cuenta {
         fn una_mas(&self) {
-            if self.hechas.fetch_add(1, Ordering::Relaxed) + 1 == self.esperadas {
-                if let Some(aviso) = self.aviso.lock().unwrap().take() {
-                    let _ = aviso.send(());
-                }
+            if self.hechas.fetch_add(1, Ordering::Relaxed) + 1 == self.esperadas
+                && let Some(aviso) = self.aviso.lock().unwrap().take()
+            {
+                let _ = aviso.send(());
             }
         }
     }
@@ -590,7 +1037,10 @@ mod aparca {
                         ceder().await;
                     }
                 });
-                espera_a("la tarea que cede no llegó a arrancar", || girando.load(Ordering::Relaxed));
+                espera_a("la tarea que cede no llegó a arrancar", || {
+                    assert!(!ejecutor.roto(), "un hilo trabajador murió por un pánico (mira su mensaje más arriba)");
+                    girando.load(Ordering::Relaxed)
+                });
                 for _ in 0..100 {
                     let h = Arc::clone(&hechas);
                     ejecutor.lanza_desligada(async move {
@@ -610,11 +1060,38 @@ mod aparca {
             for ronda in 0..20u32 {
                 let (tx, rx) = oneshot::channel::<u32>();
                 let manija = ejecutor.lanza(async move { rx.await.unwrap() + 1 });
-                espera_a("los dos trabajadores deberían acabar durmiendo", || ejecutor.dormidos() == 2);
+                espera_a("los dos trabajadores deberían acabar durmiendo", || {
+                    assert!(!ejecutor.roto(), "un hilo trabajador murió por un pánico (mira su mensaje más arriba)");
+                    ejecutor.dormidos() == 2
+                });
                 tx.send(ronda).unwrap(); // despierta a la tarea desde este hilo, que no es un trabajador
                 assert_eq!(ejecutor.bloquea_en(manija), ronda + 1);
             }
             ejecutor.apaga();
         });
+    }
+
+    #[test]
+    fn todo_junto_sin_trabajo_los_trabajadores_duermen() {
+        let ejecutor = Robo::nuevo(2);
+        let comprobaciones = con_limite("el ejecutor no terminó una tarea sencilla", {
+            let ejecutor = ejecutor.clone();
+            move || {
+                assert_eq!(ejecutor.bloquea_en(ejecutor.lanza(async { 41 + 1 })), 42);
+                espera_a("los dos trabajadores deberían acabar durmiendo", || {
+                    assert!(!ejecutor.roto(), "un hilo trabajador murió por un pánico (mira su mensaje más arriba)");
+                    ejecutor.dormidos() == 2
+                });
+                let antes = ejecutor.contadores().comprobaciones.load(Ordering::SeqCst);
+                thread::sleep(SIN_TRABAJO);
+                ejecutor.contadores().comprobaciones.load(Ordering::SeqCst) - antes
+            }
+        });
+        ejecutor.apaga();
+        assert!(
+            comprobaciones <= 2,
+            "en {SIN_TRABAJO:?} sin nada que hacer, los trabajadores miraron {comprobaciones} veces si había \
+             trabajo: deberían dormir hasta que alguien los avise"
+        );
     }
 }

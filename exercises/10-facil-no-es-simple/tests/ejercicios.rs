@@ -2,6 +2,25 @@
 //! (`exercises/10-facil-no-es-simple`) y contra la solución
 //! (`solutions/10-facil-no-es-simple`). Un módulo por ejercicio.
 //!
+//! Lo que se comprueba, ejercicio por ejercicio (cada propiedad tiene una
+//! prueba que falla si solo esa se rompe):
+//!
+//! - `puente`: devuelve el valor; el trabajo corre en el pool que recibes; un
+//!   pánico vuelve como `Panico` con su mensaje, sea un `&str`, un `String` o
+//!   una carga que no es texto, y no llega al `panic_handler` del pool; el
+//!   primer sondeo no bloquea; quien espera duerme (nadie lo despierta hasta
+//!   que llega el resultado) y se le despierta cuando llega.
+//! - `tope`: devuelve el valor; nunca hay más de `max_en_vuelo` trabajos en
+//!   Rayon, y se llega a ese tope; el permiso viaja dentro del cierre (cancelar
+//!   la espera no lo devuelve); un trabajo que entra en pánico también lo
+//!   devuelve; quien espera un permiso duerme y se le despierta cuando se
+//!   suelta uno.
+//! - `salta`: devuelve el valor; se salta exactamente los trabajos cuya espera
+//!   se canceló antes de empezar, también con varios en cola; un trabajo ya
+//!   empezado termina sin pánico; quien espera duerme; y con cancelaciones en
+//!   momentos al azar, con hilos de verdad, nunca hay un pánico ni un valor
+//!   equivocado.
+//!
 //! No miden tiempos. El truco de casi todas es un pool de Rayon de un solo
 //! hilo y un «tapón»: un trabajo que ocupa ese hilo hasta que la prueba lo
 //! quita. Mientras está puesto, lo que se manda a Rayon hace cola. Al
@@ -10,9 +29,13 @@
 //! del pool, así que cuando el testigo corre, todo lo anterior ya corrió. Así
 //! se sabe exactamente cuántos trabajos entraron en Rayon en cada tanda.
 //!
-//! Los *futures* se sondean a mano con `tokio_test::task::spawn`, que no
-//! necesita *runtime*. Las esperas con plazo ([`apoyo::GUARDA`]) son solo una
-//! red contra cuelgues: con una solución correcta nunca se agotan.
+//! Los *futures* se sondean a mano con `tokio_test::task::spawn`, que cuenta
+//! quién los despierta. Las pruebas de «duerme» corren con el reloj de Tokio
+//! en pausa: dejan pasar 50 ms virtuales con el trabajo aún sin terminar, y
+//! quien espera no debe haberse despertado ni una vez (un bucle con
+//! `try_recv` y `yield_now`, o que duerme 1 ms y vuelve a mirar, sí lo hace).
+//! Las esperas con plazo ([`apoyo::GUARDA`]) son solo una red contra
+//! cuelgues: con una solución correcta nunca se agotan.
 
 mod apoyo {
     use std::future::Future;
@@ -34,10 +57,14 @@ mod apoyo {
     }
 
     pub fn pool_de_un_hilo() -> Pool {
+        pool_de(1)
+    }
+
+    pub fn pool_de(hilos: usize) -> Pool {
         let panicos = Arc::new(AtomicUsize::new(0));
         let cuenta = panicos.clone();
         let pool = ThreadPoolBuilder::new()
-            .num_threads(1)
+            .num_threads(hilos)
             .thread_name(|i| format!("rayon-prueba-{i}"))
             .panic_handler(move |_| {
                 cuenta.fetch_add(1, Ordering::SeqCst);
@@ -99,6 +126,10 @@ mod apoyo {
         }
     }
 
+    /// Lo que se deja pasar, en tiempo virtual, con el trabajo sin terminar,
+    /// para ver si alguien despierta a quien espera.
+    pub const SIN_NOVEDAD: Duration = Duration::from_millis(50);
+
     /// Espera un *future* en una prueba con *runtime*, con la red contra
     /// cuelgues.
     pub async fn con_guarda<F: Future>(que: &str, futuro: F) -> F::Output {
@@ -112,9 +143,9 @@ mod puente {
     use std::sync::mpsc;
 
     use dos_pools::puente::{FalloEnRayon, a_rayon};
-    use tokio_test::{assert_ready, task};
+    use tokio_test::{assert_pending, assert_ready, task};
 
-    use crate::apoyo::{GUARDA, con_guarda, pool_de_un_hilo};
+    use crate::apoyo::{GUARDA, SIN_NOVEDAD, con_guarda, pool_de_un_hilo};
 
     #[tokio::test]
     async fn devuelve_el_resultado() {
@@ -166,6 +197,42 @@ mod puente {
         assert_eq!(despues, Ok(1), "después de un pánico, el pool debe seguir atendiendo trabajos");
     }
 
+    #[tokio::test]
+    async fn una_carga_que_no_es_texto_tambien_vuelve() {
+        // `std::panic::panic_any` entra en pánico con cualquier valor: aquí,
+        // un número. No hay mensaje de texto, pero sigue siendo un pánico.
+        let p = pool_de_un_hilo();
+        let resultado = con_guarda("a_rayon", a_rayon(&p.pool, || -> u32 { std::panic::panic_any(404_u16) })).await;
+        assert_eq!(
+            resultado,
+            Err(FalloEnRayon::Panico("pánico sin mensaje de texto".to_string())),
+            "un pánico cuya carga no es texto (panic_any(404_u16)) también debe volver como \
+             Panico, con lo que da mensaje_de_panico; SinRespuesta quiere decir que el cierre \
+             entró en pánico otra vez al leer la carga, o que no la atrapaste"
+        );
+        assert_eq!(p.panicos(), 0, "el pánico llegó al panic_handler del pool: no se atrapó dentro del cierre");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn duerme_hasta_que_llega_el_resultado() {
+        let p = pool_de_un_hilo();
+        let (abre, puerta) = mpsc::channel::<()>();
+        let mut espera = task::spawn(a_rayon(&p.pool, move || puerta.recv_timeout(GUARDA).is_ok()));
+        assert_pending!(espera.poll());
+        // 50 ms virtuales con el trabajo sin terminar: nada que hacer.
+        tokio::time::sleep(SIN_NOVEDAD).await;
+        assert!(
+            !espera.is_woken(),
+            "quien espera se despertó sin que el trabajo hubiera terminado: está mirando una y otra \
+             vez (¿try_recv con yield_now, o un sleep corto en bucle?). Espera el oneshot con .await: \
+             el emisor lo despierta una sola vez, cuando manda el resultado"
+        );
+        abre.send(()).expect("el trabajo sigue esperando la puerta");
+        p.espera_a_que_se_vacie("el trabajo");
+        assert!(espera.is_woken(), "el trabajo terminó y nadie despertó a quien esperaba");
+        assert_eq!(assert_ready!(espera.poll()), Ok(true));
+    }
+
     #[test]
     fn no_bloquea_a_quien_espera() {
         let p = pool_de_un_hilo();
@@ -194,7 +261,7 @@ mod tope {
     use dos_pools::tope::PuenteAcotado;
     use tokio_test::{assert_pending, assert_ready, task};
 
-    use crate::apoyo::{con_guarda, pool_de_un_hilo};
+    use crate::apoyo::{SIN_NOVEDAD, con_guarda, pool_de_un_hilo};
 
     /// Un trabajo que anota que empezó y devuelve `i * 10`.
     fn contado(empezados: &Arc<AtomicUsize>, i: usize) -> impl FnOnce() -> usize + Send + 'static {
@@ -225,10 +292,10 @@ mod tope {
             let antes = empezados.load(Ordering::SeqCst);
             p.tanda(|| {
                 for (espera, resultado) in esperas.iter_mut().zip(resultados.iter_mut()) {
-                    if resultado.is_none() {
-                        if let Poll::Ready(valor) = espera.poll() {
-                            *resultado = Some(valor);
-                        }
+                    if resultado.is_none()
+                        && let Poll::Ready(valor) = espera.poll()
+                    {
+                        *resultado = Some(valor);
                     }
                 }
             });
@@ -283,16 +350,73 @@ mod tope {
         assert_eq!(assert_ready!(c.poll()), 20);
         assert_eq!(assert_ready!(d.poll()), 30);
     }
+
+    #[tokio::test(start_paused = true)]
+    async fn quien_espera_un_permiso_duerme() {
+        let p = pool_de_un_hilo();
+        let puente = PuenteAcotado::nuevo(p.pool.clone(), 1);
+        let empezados = Arc::new(AtomicUsize::new(0));
+        let tapon = p.tapona();
+        let mut a = task::spawn(puente.ejecuta(contado(&empezados, 0)));
+        let mut b = task::spawn(puente.ejecuta(contado(&empezados, 1)));
+        assert_pending!(a.poll()); // se lleva el único permiso
+        assert_pending!(b.poll()); // espera un permiso
+        tokio::time::sleep(SIN_NOVEDAD).await;
+        assert!(
+            !b.is_woken(),
+            "quien espera un permiso se despertó sin que nadie soltara ninguno: está mirando una y \
+             otra vez (¿try_acquire con yield_now, o un sleep corto en bucle?). Espera con \
+             acquire_owned().await: el semáforo lo despierta cuando hay un permiso para él"
+        );
+        tapon.quita();
+        p.espera_a_que_se_vacie("el primer trabajo");
+        assert!(b.is_woken(), "el primer trabajo terminó y soltó su permiso, y nadie despertó a quien lo esperaba");
+        assert_eq!(empezados.load(Ordering::SeqCst), 1, "con un tope de 1, el segundo trabajo no podía entrar aún");
+        assert_pending!(b.poll()); // ahora sí: permiso y trabajo a Rayon
+        p.espera_a_que_se_vacie("el segundo trabajo");
+        assert_eq!(assert_ready!(b.poll()), 10);
+        assert_eq!(assert_ready!(a.poll()), 0);
+    }
+
+    #[test]
+    fn un_trabajo_que_entra_en_panico_devuelve_su_permiso() {
+        let p = pool_de_un_hilo();
+        let puente = PuenteAcotado::nuevo(p.pool.clone(), 1);
+        let empezados = Arc::new(AtomicUsize::new(0));
+        p.tanda(|| {
+            let mut a = task::spawn(puente.ejecuta(|| -> usize { panic!("fallo en el cálculo") }));
+            assert_pending!(a.poll());
+            // Nadie volverá a sondear `a`: su trabajo va a entrar en pánico.
+            std::mem::forget(a);
+        });
+        assert_eq!(p.panicos(), 1, "el trabajo tenía que entrar en pánico en Rayon");
+        let mut b = task::spawn(puente.ejecuta(contado(&empezados, 1)));
+        p.tanda(|| {
+            let _ = b.poll();
+        });
+        assert_eq!(
+            empezados.load(Ordering::SeqCst),
+            1,
+            "después de un trabajo que entró en pánico, con un tope de 1, el siguiente no pudo \
+             entrar: el permiso se perdió. Si lo devuelves a mano después de trabajo() (forget y \
+             add_permits), un pánico se lo salta; un permiso que viaja en el cierre se suelta \
+             también al deshacerse la pila"
+        );
+        assert_eq!(assert_ready!(b.poll()), 10);
+    }
 }
 
 mod salta {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, mpsc};
 
+    use std::sync::atomic::AtomicUsize;
+    use std::time::Duration;
+
     use dos_pools::salta::a_rayon_si_esperan;
     use tokio_test::{assert_pending, assert_ready, task};
 
-    use crate::apoyo::{GUARDA, con_guarda, pool_de_un_hilo};
+    use crate::apoyo::{GUARDA, SIN_NOVEDAD, con_guarda, pool_de, pool_de_un_hilo};
 
     #[tokio::test]
     async fn devuelve_el_resultado() {
@@ -362,5 +486,118 @@ mod salta {
             "el trabajo entró en pánico al enviar un resultado que ya nadie esperaba; sin un \
              panic_handler, Rayon habría abortado el proceso. Si el envío falla, ignóralo"
         );
+    }
+
+    #[test]
+    fn se_salta_solo_los_cancelados() {
+        let p = pool_de_un_hilo();
+        let corrieron: Vec<Arc<AtomicBool>> = (0..4).map(|_| Arc::new(AtomicBool::new(false))).collect();
+        let tapon = p.tapona();
+        let mut esperas: Vec<_> = corrieron
+            .iter()
+            .enumerate()
+            .map(|(i, corrio)| {
+                let c = corrio.clone();
+                task::spawn(a_rayon_si_esperan(&p.pool, move || {
+                    c.store(true, Ordering::SeqCst);
+                    i
+                }))
+            })
+            .collect();
+        for espera in &mut esperas {
+            assert_pending!(espera.poll());
+        }
+        // Se cancelan la segunda y la cuarta; la primera y la tercera siguen esperando.
+        let cuarta = esperas.pop().expect("hay cuatro");
+        drop(cuarta);
+        let segunda = esperas.remove(1);
+        drop(segunda);
+        tapon.quita();
+        p.espera_a_que_se_vacie("los trabajos");
+        let vistos: Vec<bool> = corrieron.iter().map(|c| c.load(Ordering::SeqCst)).collect();
+        assert_eq!(
+            vistos,
+            [true, false, true, false],
+            "con cuatro trabajos en cola y la segunda y la cuarta espera canceladas, deben correr \
+             exactamente la primera y la tercera: cada trabajo mira su propio emisor"
+        );
+        assert_eq!(assert_ready!(esperas[0].poll()), 0);
+        assert_eq!(assert_ready!(esperas[1].poll()), 2);
+        assert_eq!(p.panicos(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn duerme_hasta_que_llega_el_resultado() {
+        let p = pool_de_un_hilo();
+        let (abre, puerta) = mpsc::channel::<()>();
+        let mut espera = task::spawn(a_rayon_si_esperan(&p.pool, move || puerta.recv_timeout(GUARDA).is_ok()));
+        assert_pending!(espera.poll());
+        tokio::time::sleep(SIN_NOVEDAD).await;
+        assert!(
+            !espera.is_woken(),
+            "quien espera se despertó sin que el trabajo hubiera terminado: está mirando una y otra \
+             vez. Espera el oneshot con .await"
+        );
+        abre.send(()).expect("el trabajo sigue esperando la puerta");
+        p.espera_a_que_se_vacie("el trabajo");
+        assert!(espera.is_woken(), "el trabajo terminó y nadie despertó a quien esperaba");
+        assert!(assert_ready!(espera.poll()));
+    }
+
+    /// Con hilos de verdad: cancelaciones en momentos al azar, antes, durante
+    /// o después del cálculo. Sea cual sea el orden, ningún pánico llega a
+    /// Rayon, un resultado que llega es el bueno y ningún trabajo corre dos
+    /// veces. No mide tiempos: solo mira lo que pasó.
+    #[test]
+    fn con_cancelaciones_al_azar_nunca_hay_panico() {
+        let p = pool_de(2);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_time()
+            .build()
+            .expect("no se pudo crear el runtime");
+        let corridos = Arc::new(AtomicUsize::new(0));
+        let (llegados, a_tiempo) = runtime.block_on(async {
+            let mut tareas = Vec::new();
+            for i in 0..300_u64 {
+                let (pool, corridos) = (p.pool.clone(), corridos.clone());
+                tareas.push(tokio::spawn(async move {
+                    let espera = a_rayon_si_esperan(&pool, move || {
+                        corridos.fetch_add(1, Ordering::SeqCst);
+                        // Unos microsegundos de cálculo, para que alguna
+                        // cancelación caiga en medio.
+                        let mut x = i;
+                        for _ in 0..(i % 7) * 200 {
+                            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                        }
+                        let _ = x;
+                        i
+                    });
+                    tokio::time::timeout(Duration::from_micros(i % 40), espera).await.ok().map(|v| (i, v))
+                }));
+            }
+            let (mut llegados, mut a_tiempo) = (0, 0);
+            for tarea in tareas {
+                let salida = con_guarda("una espera con plazo", tarea).await.expect("una tarea entró en pánico");
+                if let Some((i, v)) = salida {
+                    assert_eq!(v, i, "el resultado que llegó no es el de su trabajo");
+                    a_tiempo += 1;
+                }
+                llegados += 1;
+            }
+            (llegados, a_tiempo)
+        });
+        p.espera_a_que_se_vacie("los trabajos");
+        assert_eq!(llegados, 300);
+        assert_eq!(
+            p.panicos(),
+            0,
+            "algún trabajo entró en pánico en Rayon al enviar un resultado que ya nadie esperaba \
+             (mirar is_closed() y luego enviar no basta: entre las dos cosas quien espera puede irse). \
+             Ignora el error del envío"
+        );
+        let corridos = corridos.load(Ordering::SeqCst);
+        assert!(corridos <= 300, "hubo {corridos} cálculos para 300 trabajos: alguno corrió dos veces");
+        assert!(corridos >= a_tiempo, "llegaron {a_tiempo} resultados y solo se calcularon {corridos}");
     }
 }

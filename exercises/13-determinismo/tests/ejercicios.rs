@@ -4,6 +4,30 @@
 //!
 //! Todas son deterministas: usan el simulador de `nucleo` con semillas
 //! fijas, o llaman a tu código con una hora y un generador inventados.
+//!
+//! Lo que se comprueba (cada propiedad tiene una prueba que falla si solo
+//! esa se rompe):
+//!
+//! - `protocolo`: ningún ingreso se pierde y cada cajero termina los suyos,
+//!   con 2 000 semillas en la escena de la lección y con dos cajeros rápidos,
+//!   y con 500 en una de cuatro cajeros (tres rápidos y uno lento) que además
+//!   retiran dinero (cantidades negativas) e ingresan cero; y la misma
+//!   semilla sigue dando la misma traza.
+//! - `invariante`: una historia correcta no tiene pérdidas (también con
+//!   retiradas e ingresos de cero); se señala la primera pérdida, con su
+//!   índice, lo que había y lo que se leyó; la primera escritura se compara
+//!   con el saldo inicial; una lectura vieja puede ser mayor que el saldo
+//!   (hubo una retirada) o igual a lo que se escribe (un ingreso de cero), y
+//!   sigue siendo una pérdida; y con el simulador, señala exactamente las
+//!   semillas que pierden dinero.
+//! - `reloj`: el limitador lee la hora del contexto; no pasa de su
+//!   capacidad; se rellena a trozos (fracciones de ficha que se acumulan
+//!   entre llamadas, con horas que no son milisegundos enteros); si la hora
+//!   vuelve atrás, ni entra en pánico ni regala fichas; la misma semilla da
+//!   las mismas esperas y semillas distintas, esperas distintas; la espera
+//!   está en `0..min(BASE * 2^intento, TOPE)`, llega cerca de ese techo y
+//!   tiene resolución de microsegundos; y con muchos reintentos (32, 64,
+//!   `u32::MAX`) no se desborda.
 
 mod protocolo {
     use nucleo::sim::Simulador;
@@ -78,6 +102,67 @@ mod protocolo {
         comprueba(true, INICIAL + 60 + 6, &[3, 3]);
     }
 
+    /// Una escena con varios cajeros: cada uno con sus cantidades (negativas
+    /// para retirar) y, si es lento, sus rondas de antifraude. Devuelve el
+    /// saldo final, lo que terminó cada cajero y la traza.
+    fn corre_escena(semilla: u64, cajeros: &[(Option<u32>, &[i64])]) -> (i64, Vec<u32>, String) {
+        let mut sim = Simulador::new(semilla, 2);
+        let cuenta = sim.spawn(1, Box::new(Cuenta::new(INICIAL)));
+        let antifraude = sim.spawn(1, Box::new(Antifraude));
+        let mut dirs = Vec::new();
+        for (n, (lento, cantidades)) in cajeros.iter().enumerate() {
+            let cajero = match lento {
+                Some(rondas) => Cajero::lento(cuenta, antifraude, *rondas),
+                None => Cajero::rapido(cuenta),
+            };
+            let dir = sim.spawn(n % 2, Box::new(cajero));
+            for &cantidad in *cantidades {
+                sim.envia(dir, Msg::Ingresa(cantidad)).unwrap();
+            }
+            dirs.push(dir);
+        }
+        let pasos = sim.corre(200_000);
+        assert!(pasos < 200_000, "semilla {semilla}: tras 200 000 entregas aún hay mensajes en vuelo");
+        let (mut saldo, mut hechos) = (None, Vec::new());
+        for dir in std::iter::once(cuenta).chain(dirs) {
+            sim.envia(dir, Msg::Consulta).unwrap();
+            sim.corre(100);
+            for msg in sim.salida() {
+                match msg {
+                    Msg::Total(s) => saldo = Some(s),
+                    Msg::Hechos(n) => hechos.push(n),
+                    _ => {}
+                }
+            }
+        }
+        (saldo.expect("la cuenta debe responder Total a Consulta"), hechos, sim.traza().to_string())
+    }
+
+    #[test]
+    fn cuatro_cajeros_con_retiradas_pasan_con_500_semillas() {
+        // Tres rápidos y uno lento. Hay retiradas (negativas) e ingresos de
+        // cero: una lectura vieja puede ser mayor, menor o igual que el saldo
+        // de ahora.
+        let escena: [(Option<u32>, &[i64]); 4] =
+            [(None, &[10, -20, 30, 0]), (None, &[7, -3, 0]), (None, &[-15, 25, 1]), (Some(3), &[5, -40])];
+        let esperado = INICIAL + escena.iter().flat_map(|(_, c)| c.iter()).sum::<i64>();
+        let hechos_esperados: Vec<u32> = escena.iter().map(|(_, c)| c.len() as u32).collect();
+        for semilla in 0..500 {
+            let (saldo, hechos, traza) = corre_escena(semilla, &escena);
+            assert_eq!(
+                hechos, hechos_esperados,
+                "semilla {semilla}, cuatro cajeros: cada cajero debe terminar todos sus ingresos (Hechos)\n{traza}"
+            );
+            assert_eq!(
+                saldo, esperado,
+                "semilla {semilla}, cuatro cajeros con retiradas: la cuenta debe acabar con {esperado} y \
+                 tiene {saldo}. Con retiradas, una lectura vieja puede ser mayor que el saldo de ahora; \
+                 con más de dos cajeros, una escritura puede chocar muchas veces seguidas.\n\
+                 Traza de la semilla {semilla}:\n{traza}"
+            );
+        }
+    }
+
     #[test]
     fn sigue_siendo_determinista() {
         for semilla in [0, 1, 31, 999] {
@@ -128,6 +213,46 @@ mod invariante {
             primera_perdida(100, &[e(90, 100)]),
             Some(Perdida { indice: 0, habia: 100, leido: 90 }),
             "la primera escritura se compara con el saldo inicial"
+        );
+    }
+
+    #[test]
+    fn con_retiradas_y_ceros_una_historia_correcta_no_tiene_perdidas() {
+        // Una retirada (baja), un ingreso de cero (escribe lo mismo que
+        // había) y otro ingreso: todo leído de lo que dejó la anterior.
+        let historia = [e(100, 100), e(100, 60), e(60, 60), e(60, 75)];
+        assert_eq!(
+            primera_perdida(100, &historia),
+            None,
+            "cada escritura leyó lo que dejó la anterior, aunque unas bajen el saldo y otras lo dejen igual"
+        );
+    }
+
+    #[test]
+    fn una_lectura_vieja_puede_ser_mayor() {
+        // Alguien retiró 30 (100 -> 70); el segundo cajero leyó 100, antes
+        // de la retirada, y su escritura la borra.
+        let historia = [e(100, 70), e(100, 110)];
+        assert_eq!(
+            primera_perdida(100, &historia),
+            Some(Perdida { indice: 1, habia: 70, leido: 100 }),
+            "la escritura 1 se basó en 100 cuando la cuenta tenía 70: una lectura vieja también puede \
+             ser mayor que lo que hay (hubo una retirada). Compara con !=, no con <"
+        );
+    }
+
+    #[test]
+    fn un_ingreso_de_cero_tambien_puede_pisar() {
+        // Un ingreso de cero no cambia lo que leyó su cajero... pero si lo
+        // que leyó era viejo, escribirlo devuelve la cuenta a 100 y borra
+        // los 20 de la escritura anterior.
+        let historia = [e(100, 120), e(100, 100)];
+        assert_eq!(
+            primera_perdida(100, &historia),
+            Some(Perdida { indice: 1, habia: 120, leido: 100 }),
+            "la escritura 1 (un ingreso de cero) leyó 100 cuando había 120, y al escribir 100 borró los \
+             20 anteriores: aunque no cambie lo que leyó, una escritura vieja pisa. No te saltes las \
+             escrituras con nuevo == leido"
         );
     }
 
@@ -214,7 +339,11 @@ mod reloj {
     use determinismo::reloj::{BASE, Limitador, TOPE, espera_reintento};
 
     fn ctx_en(ms: u64) -> Ctx {
-        Ctx::nuevo(Dir { shard: 0, id: 0 }, Remitente::Fuera, 1).con_ahora(Duration::from_millis(ms))
+        ctx_en_us(ms * 1_000)
+    }
+
+    fn ctx_en_us(us: u64) -> Ctx {
+        Ctx::nuevo(Dir { shard: 0, id: 0 }, Remitente::Fuera, 1).con_ahora(Duration::from_micros(us))
     }
 
     fn cuantos_pasan(limitador: &mut Limitador, ms: u64, intentos: u32) -> u32 {
@@ -243,6 +372,89 @@ mod reloj {
             cuantos_pasan(&mut l, 60_000, 10),
             3,
             "tras un minuto parado, el cubo está lleno, pero solo caben 3 fichas"
+        );
+    }
+
+    #[test]
+    fn acumula_fracciones_de_ficha() {
+        // 3 fichas por segundo y una llamada cada 100 ms: 0,3 fichas cada vez.
+        let mut l = Limitador::new(1, 3);
+        assert_eq!(cuantos_pasan(&mut l, 0, 1), 1, "empieza lleno: pasa 1");
+        for ms in [100, 200, 300] {
+            assert_eq!(cuantos_pasan(&mut l, ms, 1), 0, "a los {ms} ms aún no hay una ficha entera");
+        }
+        assert_eq!(
+            cuantos_pasan(&mut l, 400, 1),
+            1,
+            "a los 400 ms se han juntado 0,3 + 0,3 + 0,3 + 0,3 = 1,2 fichas: las fracciones se acumulan \
+             de una llamada a otra (no las redondees a enteros)"
+        );
+    }
+
+    #[test]
+    fn la_hora_no_se_redondea_a_milisegundos() {
+        // 3 fichas por segundo: una ficha cada 333 333,3 µs.
+        let mut l = Limitador::new(1, 3);
+        let ctx = ctx_en_us(0);
+        assert!(l.permite(&ctx), "empieza lleno");
+        assert!(!l.permite(&ctx_en_us(333_333)), "a los 333 333 µs hay 0,999999 fichas: no pasa");
+        assert!(
+            l.permite(&ctx_en_us(333_334)),
+            "a los 333 334 µs ya hay 1,000002 fichas: pasa. Si la hora se redondea a milisegundos \
+             (as_millis), ese microsegundo se pierde; usa as_secs_f64"
+        );
+    }
+
+    #[test]
+    fn si_la_hora_vuelve_atras_no_regala_fichas() {
+        let mut l = Limitador::new(2, 10);
+        assert_eq!(cuantos_pasan(&mut l, 1_000, 3), 2, "empieza lleno: pasan 2 de 3");
+        let pasan = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cuantos_pasan(&mut l, 500, 3)))
+            .unwrap_or_else(|_| {
+                panic!(
+                    "con una hora anterior a la última (500 ms después de 1000 ms), permite entró en \
+                     pánico: restar dos Duration con - falla si la segunda es mayor; usa saturating_sub"
+                )
+            });
+        assert_eq!(pasan, 0, "si la hora vuelve atrás no ha pasado tiempo: no hay fichas nuevas");
+    }
+
+    #[test]
+    fn muchos_reintentos_no_desbordan() {
+        for intento in [20, 31, 32, 33, 63, 64, 1_000, u32::MAX] {
+            for semilla in 0..20 {
+                let mut ctx = ctx_en(0).con_azar(Azar::new(semilla));
+                let espera =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| espera_reintento(intento, &mut ctx)))
+                        .unwrap_or_else(|_| {
+                            panic!(
+                                "con intento = {intento}, espera_reintento entró en pánico: 2^intento \
+                                 desborda (un u32 solo llega a 2^31). Pon el tope antes de multiplicar \
+                                 (intento.min(...), saturating_pow o checked_pow)"
+                            )
+                        });
+                assert!(espera < TOPE, "intento {intento}: {espera:?} debe estar en 0..{TOPE:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn la_espera_llega_cerca_de_su_techo_en_microsegundos() {
+        let todas: Vec<Vec<Duration>> = (0..200).map(esperas).collect();
+        for intento in 0..8 {
+            let techo = (BASE * 2u32.pow(intento as u32)).min(TOPE);
+            let mayor = todas.iter().map(|e| e[intento]).max().unwrap();
+            assert!(
+                mayor > techo * 9 / 10,
+                "intento {intento}: en 200 semillas la espera más larga fue {mayor:?}, y el techo es \
+                 {techo:?}: el rango es 0..min(BASE * 2^intento, TOPE)"
+            );
+        }
+        let en_ms_enteros = todas.iter().flatten().filter(|e| e.subsec_micros() % 1_000 == 0).count();
+        assert!(
+            en_ms_enteros < 100,
+            "{en_ms_enteros} de 2400 esperas son milisegundos exactos: la espera se elige en \
+             microsegundos (ctx.azar().hasta(techo en µs)), no en milisegundos"
         );
     }
 

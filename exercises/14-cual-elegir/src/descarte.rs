@@ -54,7 +54,7 @@ impl Portero {
 
     /// Intenta entrar, sin esperar.
     pub fn entra(&self, prioridad: Prioridad) -> Result<OwnedSemaphorePermit, Rechazada> {
-        let _ = prioridad;
+        let _ = (prioridad, self.reserva);
         todo!(
             "toma un permiso con try_acquire_owned; si es Normal y deja menos de `reserva` libres, suéltalo y rechaza"
         )

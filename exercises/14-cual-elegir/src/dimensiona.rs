@@ -13,6 +13,19 @@
 //!   Little, si se atienden `por_segundo` peticiones por segundo, en
 //!   `espera_max` se vacían `por_segundo * espera_max` (con la espera en
 //!   segundos). Redondea hacia abajo y deja al menos 1.
+//!
+//! Dos reglas más, porque los datos vienen de una medida:
+//!
+//! - **Redondeo**: la coma flotante deja restos. `100.0 * 0.29` da
+//!   28,999999999999996, y su `floor` es 28 donde la cuenta exacta da 29.
+//!   Antes de redondear, un resultado que está a menos de una
+//!   milmillonésima (relativa, `1e-9 * max(1, |x|)`) de un entero cuenta
+//!   como ese entero; lo demás se redondea tal cual.
+//! - **Datos sin sentido**: una carga o un ritmo negativos, NaN o infinitos,
+//!   un `por_shard` que no sea mayor que 0, o una `ocupacion_max` fuera de
+//!   (0, 1] son un error de quien llama: la función entra en pánico con un
+//!   mensaje que dice qué dato no vale, en vez de devolver un número
+//!   inventado (NaN convertido a entero da 0 sin avisar).
 
 use std::time::Duration;
 

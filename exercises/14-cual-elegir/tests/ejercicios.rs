@@ -4,6 +4,18 @@
 //! tiempos de verdad: las latencias son datos inventados y el reloj de
 //! Tokio está en pausa.
 
+/// Lo que enseña `percentiles`, una prueba por propiedad:
+///
+/// - rango más cercano: la muestra de la posición `ceil(p * n / 100)`, contando
+///   desde 1, nunca interpolada (`rango_mas_cercano_con_cien_muestras`,
+///   `pocas_muestras`, `hacia_arriba_tambien_con_pocas_muestras`);
+/// - la cuenta es exacta, sin restos de coma flotante (p7, p14, p28, p55, p56
+///   de 100 muestras; p99,9 de 1 000) (`sin_errores_de_coma_flotante`);
+/// - las muestras se ordenan, en una copia (`las_muestras_llegan_desordenadas`),
+///   y se comparan enteras, con nanosegundos (`no_redondea_las_muestras`);
+/// - sin muestras, o con `p` fuera de (0, 100] (cero, negativo, NaN,
+///   infinitos), `None` (`sin_muestras_o_fuera_de_rango`, `nan_e_infinitos`);
+/// - `resumen` usa p50, p99 y máximo (`resumen_de_una_carga`).
 mod percentiles {
     use std::time::Duration;
 
@@ -32,6 +44,63 @@ mod percentiles {
         assert_eq!(percentil(&muestras, 50.0), Some(Duration::from_millis(20)), "ceil(0,5 * 3) = 2: la segunda");
         assert_eq!(percentil(&muestras, 99.0), Some(Duration::from_millis(30)));
         assert_eq!(percentil(&ms(&[7]), 99.0), Some(Duration::from_millis(7)));
+    }
+
+    #[test]
+    fn sin_errores_de_coma_flotante() {
+        let muestras = ms(&(1..=100).collect::<Vec<_>>());
+        for p in [7u32, 14, 28, 55, 56, 29, 57, 58, 3, 33] {
+            assert_eq!(
+                percentil(&muestras, f64::from(p)),
+                Some(Duration::from_millis(u64::from(p))),
+                "con 1..=100 ms, el p{p} es {p} ms. En coma flotante, {p}.0 / 100.0 * 100.0 puede dar un pelo más \
+                 de {p}, y su ceil sube a {}: calcula la posición con enteros (milésimas de p por n, entre 100 000)",
+                p + 1
+            );
+        }
+        let mil = ms(&(1..=1000).collect::<Vec<_>>());
+        assert_eq!(percentil(&mil, 99.9), Some(Duration::from_millis(999)), "p99,9 de 1..=1000 ms");
+        assert_eq!(percentil(&mil, 0.1), Some(Duration::from_millis(1)), "p0,1 de 1..=1000 ms");
+        assert_eq!(percentil(&mil, 12.345), Some(Duration::from_millis(124)), "ceil(12,345 * 10) = 124");
+        assert_eq!(percentil(&mil, 0.0001), Some(Duration::from_millis(1)), "un p diminuto es la primera muestra");
+    }
+
+    #[test]
+    fn hacia_arriba_tambien_con_pocas_muestras() {
+        let siete = ms(&[70, 10, 60, 20, 50, 30, 40]);
+        assert_eq!(
+            percentil(&siete, 90.0),
+            Some(Duration::from_millis(70)),
+            "p90 de 7 muestras: la posición 6,3 sube a 7 (rango más cercano es ceil, no round)"
+        );
+        assert_eq!(percentil(&siete, 50.0), Some(Duration::from_millis(40)), "p50 de 7 muestras: ceil(3,5) = 4");
+        assert_eq!(percentil(&siete, 14.0), Some(Duration::from_millis(10)), "ceil(0,98) = 1");
+        assert_eq!(percentil(&siete, 15.0), Some(Duration::from_millis(20)), "ceil(1,05) = 2");
+        let ocho = ms(&[8, 7, 6, 5, 4, 3, 2, 1]);
+        assert_eq!(percentil(&ocho, 12.5), Some(Duration::from_millis(1)), "12,5 * 8 / 100 = 1 justo");
+        assert_eq!(percentil(&ocho, 12.6), Some(Duration::from_millis(2)), "12,6 * 8 / 100 = 1,008: sube a 2");
+    }
+
+    #[test]
+    fn no_redondea_las_muestras() {
+        let muestras: Vec<Duration> = [1_500, 999, 1_001, 2_000_000_001].map(Duration::from_nanos).to_vec();
+        assert_eq!(percentil(&muestras, 50.0), Some(Duration::from_nanos(1_001)), "compara las Duration enteras");
+        assert_eq!(percentil(&muestras, 100.0), Some(Duration::from_nanos(2_000_000_001)));
+        assert_eq!(percentil(&muestras, 25.0), Some(Duration::from_nanos(999)));
+    }
+
+    #[test]
+    fn nan_e_infinitos() {
+        let muestras = ms(&[1, 2, 3]);
+        for p in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, -1.0, 100.000_001, f64::MAX] {
+            assert_eq!(
+                percentil(&muestras, p),
+                None,
+                "p = {p} no es un percentil: devuelve None. Ojo con NaN: `p <= 0.0 || p > 100.0` es falso \
+                 para NaN; escribe la condición al revés, `!(p > 0.0 && p <= 100.0)`"
+            );
+        }
+        assert_eq!(percentil(&muestras, 100.0), Some(Duration::from_millis(3)), "100 sí vale: el máximo");
     }
 
     #[test]
@@ -70,7 +139,21 @@ mod percentiles {
     }
 }
 
+/// Lo que enseña `dimensiona`, una prueba por propiedad:
+///
+/// - shards = carga / (por_shard * ocupación), hacia arriba y al menos 1
+///   (`shards_con_margen_y_hacia_arriba`), con `Err` si no hay núcleos
+///   (`no_hay_nucleos_para_tanto`);
+/// - límite por la ley de Little, con la espera en segundos, hacia abajo y al
+///   menos 1 (`limite_por_la_ley_de_little`);
+/// - la regla de redondeo: los restos de la coma flotante (28,999999999999996)
+///   no cambian el resultado, y un resto de verdad (28,995) sí cuenta
+///   (`redondeo_sin_ruido_de_coma_flotante`);
+/// - datos sin sentido (NaN, infinitos, negativos, cero donde se divide,
+///   ocupación fuera de (0, 1]) hacen entrar en pánico
+///   (`datos_sin_sentido_entran_en_panico`).
 mod dimensiona {
+    use std::panic::{UnwindSafe, catch_unwind};
     use std::time::Duration;
 
     use cual_elegir::dimensiona::{Insuficiente, limite, shards};
@@ -104,45 +187,132 @@ mod dimensiona {
         );
         assert_eq!(limite(50_000.0, Duration::from_millis(5)), 250);
         assert_eq!(limite(10.0, Duration::from_millis(1)), 1, "al menos 1");
+        assert_eq!(limite(0.0, Duration::from_secs(3)), 1, "al menos 1, también sin ritmo");
+        assert_eq!(limite(1_000.0, Duration::ZERO), 1, "al menos 1, también sin espera");
+        assert_eq!(limite(333.3, Duration::from_millis(30)), 9, "333,3 * 0,03 = 9,999: hacia abajo");
+        assert_eq!(limite(7.0, Duration::from_millis(1_500)), 10, "7 * 1,5 = 10,5: hacia abajo");
+    }
+
+    #[test]
+    fn redondeo_sin_ruido_de_coma_flotante() {
+        for (ms, esperado) in [(290, 29), (570, 57), (580, 58), (70, 7), (10, 1)] {
+            assert_eq!(
+                limite(100.0, Duration::from_millis(ms)),
+                esperado,
+                "100 por segundo durante {ms} ms son {esperado}. En coma flotante el producto puede salir \
+                 {esperado} menos un pelo, y su floor baja uno: aplica la regla de redondeo del enunciado"
+            );
+        }
+        assert_eq!(
+            shards(870.0, 3_000.0, 0.29, 8),
+            Ok(1),
+            "870 / (3 000 * 0,29) es 1 exacto; en coma flotante, un pelo más, y su ceil sube a 2"
+        );
+        assert_eq!(shards(29.0, 100.0, 0.29, 8), Ok(1), "29 / (100 * 0,29) es 1 exacto");
+        assert_eq!(shards(5_220.0, 3_000.0, 0.29, 8), Ok(6), "5 220 / 870 es 6 exacto");
+        // Y un resto de verdad no se come: la tolerancia es una milmillonésima, no una centésima.
+        assert_eq!(limite(1_000.0, Duration::from_micros(28_995)), 28, "1 000 * 0,028995 = 28,995: son 28");
+        assert_eq!(shards(35_001.0, 50_000.0, 0.7, 8), Ok(2), "35 001 / 35 000 = 1,00003: hacen falta 2");
+        assert_eq!(shards(35_100.0, 50_000.0, 0.7, 8), Ok(2), "35 100 / 35 000 = 1,003: hacen falta 2");
+    }
+
+    fn entra_en_panico<R: std::fmt::Debug>(que: &str, f: impl FnOnce() -> R + UnwindSafe) {
+        match catch_unwind(f) {
+            Err(_) => {}
+            Ok(r) => panic!("{que} no tiene sentido y debe entrar en pánico, pero devolvió {r:?}"),
+        }
+    }
+
+    #[test]
+    fn datos_sin_sentido_entran_en_panico() {
+        // Primero, que funcione con datos buenos (así una función sin hacer falla aquí, no abajo).
+        assert_eq!(shards(100.0, 50.0, 1.0, 4), Ok(2));
+        assert_eq!(limite(100.0, Duration::from_millis(50)), 5);
+        let ms = Duration::from_millis(10);
+        entra_en_panico("una carga NaN", || shards(f64::NAN, 50_000.0, 0.7, 8));
+        entra_en_panico("una carga infinita", || shards(f64::INFINITY, 50_000.0, 0.7, 8));
+        entra_en_panico("una carga negativa", || shards(-1.0, 50_000.0, 0.7, 8));
+        entra_en_panico("por_shard = 0", || shards(100.0, 0.0, 0.7, 8));
+        entra_en_panico("por_shard NaN", || shards(100.0, f64::NAN, 0.7, 8));
+        entra_en_panico("por_shard negativo", || shards(100.0, -5.0, 0.7, 8));
+        entra_en_panico("ocupacion_max = 0", || shards(100.0, 50.0, 0.0, 8));
+        entra_en_panico("ocupacion_max NaN", || shards(100.0, 50.0, f64::NAN, 8));
+        entra_en_panico("ocupacion_max = 1,5", || shards(100.0, 50.0, 1.5, 8));
+        entra_en_panico("por_segundo NaN", || limite(f64::NAN, ms));
+        entra_en_panico("por_segundo infinito", || limite(f64::INFINITY, ms));
+        entra_en_panico("por_segundo negativo", || limite(-100.0, ms));
     }
 }
 
+/// Lo que enseña `descarte`, una prueba por propiedad:
+///
+/// - una normal entra solo si deja al menos `reserva` libres; una alta, si
+///   queda cualquiera (`las_normales_no_tocan_la_reserva`);
+/// - un rechazo no se queda permisos, y soltar el permiso lo devuelve
+///   (`los_permisos_vuelven_al_soltarlos`, `en_un_servicio_con_tareas`);
+/// - nadie espera: sin sitio, `Err` en el acto (`sin_sitio_rechaza_sin_esperar`;
+///   cada llamada de estas pruebas tiene un límite de un segundo);
+/// - tomar y comprobar es una sola operación: con varios hilos a la vez, las
+///   normales nunca se comen la reserva (`con_hilos_a_la_vez_la_reserva_aguanta`).
 mod descarte {
-    use std::time::Duration;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Barrier, mpsc};
+    use std::time::{Duration, Instant};
 
     use cual_elegir::descarte::{Portero, Prioridad, Rechazada};
+    use tokio::sync::OwnedSemaphorePermit;
+
+    /// `entra(&portero, prioridad)` en otro hilo, con un segundo como mucho:
+    /// una versión que espera en vez de rechazar falla aquí, no colgada.
+    fn entra(portero: &Portero, prioridad: Prioridad) -> Result<OwnedSemaphorePermit, Rechazada> {
+        let (tx, rx) = mpsc::channel();
+        let portero = portero.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(portero.entra(prioridad));
+        });
+        match rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(resultado) => resultado,
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!(
+                "`entra({prioridad:?})` lleva un segundo sin volver: el portero no espera nunca; sin sitio, \
+                 responde Err(Rechazada) en el acto"
+            ),
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("`entra({prioridad:?})` entró en pánico (mira arriba)"),
+        }
+    }
 
     #[test]
     fn las_normales_no_tocan_la_reserva() {
         let portero = Portero::new(10, 2);
         let mut dentro = Vec::new();
         for n in 0..8 {
-            dentro.push(portero.entra(Prioridad::Normal).unwrap_or_else(|_| panic!("la normal {n} cabe")));
+            dentro.push(entra(&portero, Prioridad::Normal).unwrap_or_else(|_| panic!("la normal {n} cabe")));
         }
         assert_eq!(
-            portero.entra(Prioridad::Normal).err(),
+            entra(&portero, Prioridad::Normal).err(),
             Some(Rechazada),
             "con 8 dentro solo quedan los 2 de la reserva: la novena normal se rechaza"
         );
         assert_eq!(portero.libres(), 2, "un rechazo no se queda ningún permiso");
-        dentro.push(portero.entra(Prioridad::Alta).expect("una alta usa la reserva"));
-        dentro.push(portero.entra(Prioridad::Alta).expect("y otra"));
-        assert_eq!(portero.entra(Prioridad::Alta).err(), Some(Rechazada), "ya no queda nada");
+        dentro.push(entra(&portero, Prioridad::Alta).expect("una alta usa la reserva"));
+        dentro.push(entra(&portero, Prioridad::Alta).expect("y otra"));
+        assert_eq!(entra(&portero, Prioridad::Alta).err(), Some(Rechazada), "ya no queda nada");
         assert_eq!(portero.libres(), 0);
     }
 
     #[test]
     fn los_permisos_vuelven_al_soltarlos() {
         let portero = Portero::new(10, 2);
-        let mut dentro: Vec<_> =
-            (0..10).map(|n| portero.entra(if n < 8 { Prioridad::Normal } else { Prioridad::Alta }).unwrap()).collect();
+        let mut dentro: Vec<_> = (0..10)
+            .map(|n| entra(&portero, if n < 8 { Prioridad::Normal } else { Prioridad::Alta }).unwrap())
+            .collect();
         dentro.pop();
         assert_eq!(portero.libres(), 1);
-        assert!(portero.entra(Prioridad::Normal).is_err(), "con 1 libre, una normal dejaría la reserva en 0");
+        assert!(entra(&portero, Prioridad::Normal).is_err(), "con 1 libre, una normal dejaría la reserva en 0");
         dentro.truncate(dentro.len() - 2);
         assert_eq!(portero.libres(), 3);
-        dentro.push(portero.entra(Prioridad::Normal).expect("con 3 libres, una normal deja 2: entra"));
-        assert!(portero.entra(Prioridad::Normal).is_err(), "la siguiente dejaría 1");
+        dentro.push(entra(&portero, Prioridad::Normal).expect("con 3 libres, una normal deja 2: entra"));
+        assert!(entra(&portero, Prioridad::Normal).is_err(), "la siguiente dejaría 1");
     }
 
     #[tokio::test(start_paused = true)]
@@ -151,7 +321,7 @@ mod descarte {
         let portero = Portero::new(10, 2);
         let mut aceptadas = 0;
         for _ in 0..20 {
-            if let Ok(permiso) = portero.entra(Prioridad::Normal) {
+            if let Ok(permiso) = entra(&portero, Prioridad::Normal) {
                 aceptadas += 1;
                 tokio::spawn(async move {
                     tokio::time::sleep(Duration::from_millis(10)).await;
@@ -160,8 +330,89 @@ mod descarte {
             }
         }
         assert_eq!(aceptadas, 8, "de 20 a la vez, entran 8 normales");
-        assert!(portero.entra(Prioridad::Alta).is_ok(), "una urgente aún entra");
+        assert!(entra(&portero, Prioridad::Alta).is_ok(), "una urgente aún entra");
         tokio::time::sleep(Duration::from_millis(11)).await;
         assert_eq!(portero.libres(), 10, "cuando terminan, devuelven sus permisos");
+    }
+
+    #[test]
+    fn sin_sitio_rechaza_sin_esperar() {
+        let portero = Portero::new(3, 1);
+        let dentro: Vec<_> = (0..3).map(|_| entra(&portero, Prioridad::Alta).expect("hay sitio")).collect();
+        assert_eq!(entra(&portero, Prioridad::Alta).err(), Some(Rechazada), "lleno: una alta se rechaza en el acto");
+        assert_eq!(entra(&portero, Prioridad::Normal).err(), Some(Rechazada), "lleno: una normal, también");
+        drop(dentro);
+        assert_eq!(portero.libres(), 3);
+    }
+
+    #[test]
+    fn con_hilos_a_la_vez_la_reserva_aguanta() {
+        // 3 permisos, 1 reservado: nunca puede haber más de 2 normales dentro.
+        // Doce hilos arrancan a la vez y entran y salen sin parar durante 700 ms
+        // (o hasta que pillen a más de 2 normales dentro); cada uno cuenta
+        // cuántas normales hay dentro mientras tiene la suya. Una carrera
+        // solo se ve cuando dos hilos coinciden dentro de `entra`: en una
+        // máquina libre se pilla en milisegundos; el resto del tiempo es para
+        // una máquina muy ocupada.
+        const LIMITE: usize = 3;
+        const RESERVA: usize = 1;
+        const HILOS: usize = 12;
+        let portero = Portero::new(LIMITE, RESERVA);
+        drop(entra(&portero, Prioridad::Normal).expect("con todo libre, una normal entra"));
+        let dentro = Arc::new(AtomicUsize::new(0));
+        let maximo = Arc::new(AtomicUsize::new(0));
+        let basta = Arc::new(AtomicBool::new(false));
+        let salida = Arc::new(Barrier::new(HILOS));
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..HILOS {
+            let portero = portero.clone();
+            let (dentro, maximo, basta, salida, tx) =
+                (dentro.clone(), maximo.clone(), basta.clone(), salida.clone(), tx.clone());
+            std::thread::spawn(move || {
+                salida.wait();
+                let hasta = Instant::now() + Duration::from_millis(700);
+                let mut aceptadas = 0u32;
+                while !basta.load(Ordering::Relaxed) {
+                    for _ in 0..64 {
+                        if let Ok(permiso) = portero.entra(Prioridad::Normal) {
+                            aceptadas += 1;
+                            let ahora = dentro.fetch_add(1, Ordering::SeqCst) + 1;
+                            if maximo.fetch_max(ahora, Ordering::SeqCst).max(ahora) > LIMITE - RESERVA {
+                                basta.store(true, Ordering::Relaxed); // pillado: no hace falta seguir
+                            }
+                            for _ in 0..200 {
+                                std::hint::spin_loop(); // un rato dentro: así casi siempre hay 2
+                            }
+                            dentro.fetch_sub(1, Ordering::SeqCst);
+                            drop(permiso);
+                        }
+                    }
+                    if Instant::now() >= hasta {
+                        basta.store(true, Ordering::Relaxed);
+                    }
+                }
+                let _ = tx.send(aceptadas);
+            });
+        }
+        drop(tx);
+        let mut total = 0;
+        for _ in 0..HILOS {
+            match rx.recv_timeout(Duration::from_secs(5)) {
+                Ok(n) => total += n,
+                Err(_) => {
+                    basta.store(true, Ordering::Relaxed);
+                    panic!("los hilos no terminaron en 5 s: ¿alguno espera dentro de `entra`?");
+                }
+            }
+        }
+        let maximo = maximo.load(Ordering::SeqCst);
+        assert!(
+            maximo <= LIMITE - RESERVA,
+            "llegó a haber {maximo} normales dentro a la vez, con {LIMITE} permisos y {RESERVA} de reserva: \
+             mirar available_permits() y luego tomar el permiso deja un hueco en el que otro hilo se cuela. \
+             Toma el permiso primero y comprueba después"
+        );
+        assert!(total > 0, "ninguna normal entró en {HILOS} hilos: el portero rechaza de más");
+        assert_eq!(portero.libres(), LIMITE, "al terminar, todos los permisos han vuelto");
     }
 }

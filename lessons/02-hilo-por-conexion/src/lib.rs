@@ -71,6 +71,16 @@ impl Foto {
 /// El tope propio de la lección, se lo permita o no la máquina.
 pub const TOPE_DE_LA_LECCION: u64 = 20_000;
 
+/// Zonas de memoria (*mappings*) que ocupa cada hilo de std en Linux: su
+/// pila y la página de guarda de la pila, y la pila alternativa de señales
+/// (la que usa el aviso de desbordamiento de pila) con su propia guarda.
+pub const ZONAS_POR_HILO: u64 = 4;
+
+/// Zonas que la lección deja para el resto del proceso (el ejecutable, las
+/// bibliotecas, el montículo, las arenas de malloc...). Un proceso como este
+/// usa unos cientos.
+pub const ZONAS_PARA_LO_DEMAS: u64 = 2_000;
+
 /// Lo que la máquina deja crear, y de dónde sale cada número.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limites {
@@ -83,6 +93,9 @@ pub struct Limites {
     pub rlimit_nproc: Option<u64>,
     /// `pids.max` del cgroup (v2), si lo hay y no es `max`.
     pub pids_max: Option<u64>,
+    /// `/proc/sys/vm/max_map_count`: zonas de memoria por proceso. No lo
+    /// comparte con otros procesos, pero cada hilo gasta [`ZONAS_POR_HILO`].
+    pub max_map_count: Option<u64>,
 }
 
 impl Limites {
@@ -94,7 +107,14 @@ impl Limites {
             pid_max: numero("/proc/sys/kernel/pid_max"),
             rlimit_nproc: rlimit_nproc(),
             pids_max: numero("/sys/fs/cgroup/pids.max"),
+            max_map_count: numero("/proc/sys/vm/max_map_count"),
         }
+    }
+
+    /// Cuántos hilos caben en las zonas de memoria de este proceso, dejando
+    /// [`ZONAS_PARA_LO_DEMAS`] para lo que no son hilos.
+    pub fn hilos_por_zonas(&self) -> Option<u64> {
+        self.max_map_count.map(|m| m.saturating_sub(ZONAS_PARA_LO_DEMAS) / ZONAS_POR_HILO)
     }
 
     /// El límite más estricto de la máquina y su nombre, si se conoce alguno.
@@ -111,19 +131,33 @@ impl Limites {
     }
 
     /// Cuántos hilos se permite crear la lección: la mitad del límite más
-    /// estricto (la otra mitad queda para el resto de procesos, que cuentan
-    /// en los mismos límites), y nunca más de [`TOPE_DE_LA_LECCION`].
+    /// estricto de los que comparte con otros procesos (la otra mitad queda
+    /// para ellos), no más de los que caben en sus zonas de memoria
+    /// (`max_map_count`, que es solo de este proceso) y nunca más de
+    /// [`TOPE_DE_LA_LECCION`]. Pasar de `max_map_count` no da un error que
+    /// se pueda atender: el hilo nuevo no puede preparar su pila alternativa
+    /// de señales y aborta el proceso entero.
     pub fn permitidos(&self) -> u64 {
-        match self.mas_estricto() {
-            Some((v, _)) => (v / 2).min(TOPE_DE_LA_LECCION),
-            None => TOPE_DE_LA_LECCION,
-        }
+        let compartidos = self.mas_estricto().map_or(TOPE_DE_LA_LECCION, |(v, _)| v / 2);
+        let por_zonas = self.hilos_por_zonas().unwrap_or(TOPE_DE_LA_LECCION);
+        compartidos.min(por_zonas).min(TOPE_DE_LA_LECCION)
     }
 
     /// Comprueba que se pueden crear `n` hilos; si no, el mensaje en español.
     pub fn admite(&self, n: u64) -> Result<(), String> {
         if n <= self.permitidos() {
             return Ok(());
+        }
+        if let (Some(zonas), Some(caben)) = (self.max_map_count, self.hilos_por_zonas())
+            && caben == self.permitidos()
+            && caben < TOPE_DE_LA_LECCION
+        {
+            return Err(format!(
+                "pides {n} hilos, pero en esta máquina vm.max_map_count es {zonas}: cada hilo ocupa \
+                 {ZONAS_POR_HILO} zonas de memoria (su pila y la pila alternativa de señales, cada una con \
+                 su página de guarda) y, dejando {ZONAS_PARA_LO_DEMAS} para lo demás, caben {caben}. \
+                 Pasar de ahí no da un error: el proceso aborta"
+            ));
         }
         Err(match self.mas_estricto() {
             Some((v, nombre)) if v / 2 < TOPE_DE_LA_LECCION => format!(
@@ -139,11 +173,12 @@ impl Limites {
     pub fn describe(&self) -> String {
         let v = |x: Option<u64>, sin: &str| x.map_or(sin.to_string(), |n| n.to_string());
         format!(
-            "threads-max {}, pid_max {}, RLIMIT_NPROC {}, pids.max {}",
+            "threads-max {}, pid_max {}, RLIMIT_NPROC {}, pids.max {}, max_map_count {}",
             v(self.threads_max, "(no se puede leer)"),
             v(self.pid_max, "(no se puede leer)"),
             v(self.rlimit_nproc, "ilimitado"),
             v(self.pids_max, "(sin límite)"),
+            v(self.max_map_count, "(no se puede leer)"),
         )
     }
 }
@@ -407,20 +442,44 @@ mod pruebas {
 
     #[test]
     fn limites() {
-        let l =
-            Limites { threads_max: Some(192_730), pid_max: Some(32_768), rlimit_nproc: Some(96_365), pids_max: None };
+        // La máquina de referencia: el primer límite es el de las zonas de memoria.
+        let l = Limites {
+            threads_max: Some(192_730),
+            pid_max: Some(32_768),
+            rlimit_nproc: Some(96_365),
+            pids_max: None,
+            max_map_count: Some(65_530),
+        };
         assert_eq!(l.mas_estricto(), Some((32_768, "pid_max")));
-        assert_eq!(l.permitidos(), 16_384);
-        assert!(l.admite(16_384).is_ok());
-        let e = l.admite(16_385).unwrap_err();
+        assert_eq!(l.hilos_por_zonas(), Some(15_882));
+        assert_eq!(l.permitidos(), 15_882);
+        assert!(l.admite(15_882).is_ok());
+        let e = l.admite(16_384).unwrap_err();
+        assert!(e.contains("max_map_count es 65530") && e.contains("caben 15882"), "{e}");
+        // Con max_map_count alto, manda pid_max.
+        let sin_zonas = Limites { max_map_count: Some(1_048_576), ..l.clone() };
+        assert_eq!(sin_zonas.permitidos(), 16_384);
+        let e = sin_zonas.admite(16_385).unwrap_err();
         assert!(e.contains("pid_max es 32768") && e.contains("16384"), "{e}");
-        let holgado =
-            Limites { threads_max: Some(1_000_000), pid_max: Some(4_194_304), rlimit_nproc: None, pids_max: None };
+        let holgado = Limites {
+            threads_max: Some(1_000_000),
+            pid_max: Some(4_194_304),
+            rlimit_nproc: None,
+            pids_max: None,
+            max_map_count: Some(1_048_576),
+        };
         assert_eq!(holgado.permitidos(), TOPE_DE_LA_LECCION);
         assert!(holgado.admite(20_001).unwrap_err().contains("no pasa de 20000"));
-        let nada = Limites { threads_max: None, pid_max: None, rlimit_nproc: None, pids_max: None };
+        let nada =
+            Limites { threads_max: None, pid_max: None, rlimit_nproc: None, pids_max: None, max_map_count: None };
         assert_eq!(nada.permitidos(), TOPE_DE_LA_LECCION);
-        let estrecho = Limites { threads_max: None, pid_max: None, rlimit_nproc: Some(4_096), pids_max: Some(1_000) };
+        let estrecho = Limites {
+            threads_max: None,
+            pid_max: None,
+            rlimit_nproc: Some(4_096),
+            pids_max: Some(1_000),
+            max_map_count: Some(65_530),
+        };
         assert_eq!(estrecho.mas_estricto(), Some((1_000, "pids.max")));
         assert_eq!(estrecho.permitidos(), 500);
     }

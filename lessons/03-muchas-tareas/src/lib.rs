@@ -148,10 +148,14 @@ pub fn conexiones_posibles(pedidas: usize, limite: u64) -> usize {
 /// Cuántos hilos dejamos crear al servidor de un hilo por conexión, y por qué
 /// ese número. Mira el tope propio (`max_hilos`) y, si existen, los límites
 /// del sistema: `kernel/threads-max` (hilos en toda la máquina),
-/// `vm/max_map_count` (cada pila de hilo son dos zonas de memoria: la pila y
-/// su página de guarda) y `RLIMIT_NPROC` (procesos e hilos del usuario). De
-/// cada límite del sistema usamos la mitad (de `max_map_count`, la mitad de
-/// las pilas que caben), para no dejar a la máquina sin margen.
+/// `vm/max_map_count` (zonas de memoria por proceso; cada hilo de std ocupa
+/// cuatro: su pila y su página de guarda, y la pila alternativa de señales y
+/// la suya) y `RLIMIT_NPROC` (procesos e hilos del usuario). De los límites
+/// que se comparten con otros procesos usamos la mitad, para no dejar a la
+/// máquina sin margen; `max_map_count` es solo de este proceso, así que ahí
+/// dejamos 2000 zonas para lo que no son hilos y usamos el resto. Pasarse de
+/// `max_map_count` no da un error que se pueda atender: el hilo nuevo no
+/// puede preparar su pila alternativa y el proceso aborta.
 pub fn tope_de_hilos(pedidas: usize, max_hilos: usize) -> (usize, String) {
     let mut tope = pedidas;
     let mut motivo = String::from("las conexiones pedidas");
@@ -167,7 +171,10 @@ pub fn tope_de_hilos(pedidas: usize, max_hilos: usize) -> (usize, String) {
     considera(Some(max_hilos as u64), "el tope propio de la lección (--max-hilos)");
     let lee = |ruta: &str| std::fs::read_to_string(ruta).ok()?.trim().parse::<u64>().ok();
     considera(lee("/proc/sys/kernel/threads-max").map(|v| v / 2), "la mitad de /proc/sys/kernel/threads-max");
-    considera(lee("/proc/sys/vm/max_map_count").map(|v| v / 4), "una cuarta parte de /proc/sys/vm/max_map_count");
+    considera(
+        lee("/proc/sys/vm/max_map_count").map(|v| v.saturating_sub(2_000) / 4),
+        "las zonas de memoria de /proc/sys/vm/max_map_count (4 por hilo, 2000 para lo demás)",
+    );
     considera(limite_de_procesos().map(|v| v / 2), "la mitad del límite de procesos (ulimit -u)");
     (tope.max(1), motivo)
 }

@@ -72,3 +72,14 @@ fn un_numero_fuera_de_rango_da_un_error_claro() {
     let error = String::from_utf8(salida.stderr).unwrap();
     assert!(error.starts_with("error: --tareas debe estar entre 1 y 2000"), "{error}");
 }
+
+#[test]
+fn el_alias_planificador_deja_pasar_los_argumentos_tras_dos_guiones() {
+    // `cargo planificador -- --tareas 1000` solo funciona si el alias NO
+    // termina en `--`: si lo hiciera, la lección recibiría un `--` de más.
+    let ruta = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.cargo/config.toml");
+    let config = std::fs::read_to_string(ruta).expect("falta .cargo/config.toml");
+    let alias = config.lines().find(|l| l.starts_with("planificador")).expect("falta el alias `planificador`");
+    assert!(alias.contains("\"leccion-08\"") && alias.contains("tokio_unstable"), "{alias}");
+    assert!(!alias.trim_end().ends_with("\"--\"]"), "el alias no debe terminar en \"--\": {alias}");
+}

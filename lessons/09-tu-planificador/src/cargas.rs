@@ -22,6 +22,8 @@ impl Tokio {
     pub fn nuevo(hilos: usize) -> Tokio {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(hilos.max(1))
+            .thread_name("tokio-trab") // para encontrar sus hilos en /proc
+            .enable_all() // E/S y temporizadores, como en un programa real
             .build()
             .expect("no se pudo crear el runtime de Tokio");
         Tokio { handle: runtime.handle().clone(), runtime: Arc::new(Mutex::new(Some(runtime))) }
@@ -58,10 +60,10 @@ impl Cuenta {
     }
 
     pub fn hecha(&self) {
-        if self.restantes.fetch_sub(1, Ordering::AcqRel) == 1 {
-            if let Some(waker) = self.quien_espera.lock().unwrap().take() {
-                waker.wake();
-            }
+        if self.restantes.fetch_sub(1, Ordering::AcqRel) == 1
+            && let Some(waker) = self.quien_espera.lock().unwrap().take()
+        {
+            waker.wake();
         }
     }
 
@@ -143,7 +145,9 @@ impl Tamanos {
 }
 
 // ANCHOR: abanico
-/// Un nodo del árbol: lanza sus dos hijos y se cuenta.
+/// Un nodo del árbol: lanza sus dos hijos y se cuenta. (No es un `async fn`
+/// porque se llama a sí misma: el tipo de su future sería infinito.)
+#[allow(clippy::manual_async_fn)]
 fn rama<E: Ejecutor>(ejecutor: E, profundidad: u32, cuenta: Arc<Cuenta>) -> impl Future<Output = ()> + Send {
     async move {
         if profundidad > 0 {

@@ -9,9 +9,15 @@
 //! programas: las opciones, el CSV y el nombre de la máquina.
 
 pub mod cargas;
+#[cfg(feature = "traza")]
+pub mod trazas;
 pub use planificador;
 
 use std::path::PathBuf;
+
+/// Ejecuciones medidas de cada variante, intercaladas (tras una de
+/// calentamiento de cada una).
+pub const REPETICIONES: usize = 7;
 
 /// Lo más que se puede pedir con `--hilos`.
 pub const MAX_HILOS: usize = 64;
@@ -74,7 +80,7 @@ pub fn lee_opciones_banco(args: impl IntoIterator<Item = String>) -> Result<Opci
     let mut o = OpcionesBanco {
         rapido: false,
         hilos: nucleos().min(HILOS_POR_DEFECTO_MAX),
-        repeticiones: 5,
+        repeticiones: REPETICIONES,
         csv: None,
         maquina: None,
         cargas: Vec::new(),
@@ -107,7 +113,7 @@ pub fn lee_opciones_banco(args: impl IntoIterator<Item = String>) -> Result<Opci
     }
     if o.rapido {
         o.hilos = o.hilos.min(2);
-        o.repeticiones = 1;
+        o.repeticiones = 2;
     }
     o.hilos = hilos_pedidos.unwrap_or(o.hilos);
     o.repeticiones = repeticiones_pedidas.unwrap_or(o.repeticiones);
@@ -139,7 +145,10 @@ pub fn lee_opciones_grafica(args: impl IntoIterator<Item = String>) -> Result<Op
     Ok(o)
 }
 
-/// Una fila del CSV: `maquina,nucleos,carga,ejecutor,hilos,ms`.
+/// Una fila del CSV: una combinación (carga, ejecutor, hilos) medida
+/// `repeticiones` veces. Tiempos en ms: el de reloj (`ms`) y el de CPU que
+/// gastaron entre todos los hilos trabajadores (`cpu_ms`), con su mediana,
+/// su mínimo y su máximo. `cpu_por_hilo`: la mediana de cada trabajador.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fila {
     pub maquina: String,
@@ -147,31 +156,77 @@ pub struct Fila {
     pub carga: String,
     pub ejecutor: String,
     pub hilos: usize,
+    pub repeticiones: usize,
     pub ms: f64,
+    pub ms_min: f64,
+    pub ms_max: f64,
+    pub cpu_ms: f64,
+    pub cpu_min: f64,
+    pub cpu_max: f64,
+    pub cpu_por_hilo: Vec<f64>,
 }
 
-pub const CABECERA: &str = "maquina,nucleos,carga,ejecutor,hilos,ms";
+pub const CABECERA: &str =
+    "maquina,nucleos,carga,ejecutor,hilos,repeticiones,ms,ms_min,ms_max,cpu_ms,cpu_min,cpu_max,cpu_por_hilo";
 
 impl Fila {
     pub fn a_csv(&self) -> String {
         // Sin comas dentro de los campos: así el CSV se lee con un `split`.
         let maquina = self.maquina.replace(',', " ");
-        format!("{maquina},{},{},{},{},{:.2}", self.nucleos, self.carga, self.ejecutor, self.hilos, self.ms)
+        let por_hilo: Vec<String> = self.cpu_por_hilo.iter().map(|c| format!("{c:.2}")).collect();
+        format!(
+            "{maquina},{},{},{},{},{},{:.2},{:.2},{:.2},{:.2},{:.2},{:.2},{}",
+            self.nucleos,
+            self.carga,
+            self.ejecutor,
+            self.hilos,
+            self.repeticiones,
+            self.ms,
+            self.ms_min,
+            self.ms_max,
+            self.cpu_ms,
+            self.cpu_min,
+            self.cpu_max,
+            por_hilo.join(";")
+        )
     }
 
     pub fn de_csv(linea: &str) -> Result<Fila, String> {
         let campos: Vec<&str> = linea.split(',').collect();
-        let [maquina, nucleos, carga, ejecutor, hilos, ms] = campos[..] else {
-            return Err(format!("se esperaban 6 campos en «{linea}»"));
+        let [
+            maquina,
+            nucleos,
+            carga,
+            ejecutor,
+            hilos,
+            repeticiones,
+            ms,
+            ms_min,
+            ms_max,
+            cpu,
+            cpu_min,
+            cpu_max,
+            por_hilo,
+        ] = campos[..]
+        else {
+            return Err(format!("se esperaban 13 campos en «{linea}»"));
         };
         let n = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("«{s}» no es un número entero en «{linea}»"));
+        let x = |s: &str| s.trim().parse::<f64>().map_err(|_| format!("«{s}» no es un número en «{linea}»"));
         Ok(Fila {
             maquina: maquina.to_string(),
             nucleos: n(nucleos)?,
             carga: carga.to_string(),
             ejecutor: ejecutor.to_string(),
             hilos: n(hilos)?,
-            ms: ms.trim().parse().map_err(|_| format!("«{ms}» no es un número en «{linea}»"))?,
+            repeticiones: n(repeticiones)?,
+            ms: x(ms)?,
+            ms_min: x(ms_min)?,
+            ms_max: x(ms_max)?,
+            cpu_ms: x(cpu)?,
+            cpu_min: x(cpu_min)?,
+            cpu_max: x(cpu_max)?,
+            cpu_por_hilo: por_hilo.split(';').filter(|c| !c.trim().is_empty()).map(x).collect::<Result<_, _>>()?,
         })
     }
 }
@@ -193,6 +248,54 @@ pub fn junta_filas(anteriores: Vec<Fila>, nuevas: &[Fila]) -> Vec<Fila> {
     let mut todas: Vec<Fila> = anteriores.into_iter().filter(|a| !mismas(a)).collect();
     todas.extend_from_slice(nuevas);
     todas
+}
+
+/// La mediana, el mínimo y el máximo de unas medidas (no vacías).
+pub fn resumen(medidas: &[f64]) -> (f64, f64, f64) {
+    let min = medidas.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = medidas.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (mediana(medidas.to_vec()), min, max)
+}
+
+/// ¿Se distinguen dos variantes? Solo si sus intervalos [mín, máx] no se
+/// tocan: una diferencia de medianas que cabe dentro del ruido no cuenta.
+pub fn se_distinguen(a: (f64, f64), b: (f64, f64)) -> bool {
+    a.1 < b.0 || b.1 < a.0
+}
+
+/// El tiempo de CPU (en ms) que lleva gastado cada hilo de este proceso
+/// cuyo nombre empieza por `prefijo`, por identificador de hilo. Lo lee de
+/// `/proc/self/task/<tid>/schedstat` (nanosegundos) o, si no está, de
+/// `/proc/self/task/<tid>/stat` (`utime + stime`, en tics de 10 ms). Fuera
+/// de Linux, vacío.
+pub fn cpu_de_hilos(prefijo: &str) -> Vec<(u32, f64)> {
+    let Ok(tareas) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
+    let mut hilos = Vec::new();
+    for entrada in tareas.flatten() {
+        let ruta = entrada.path();
+        let Some(tid) = entrada.file_name().to_str().and_then(|t| t.parse::<u32>().ok()) else { continue };
+        let nombre = std::fs::read_to_string(ruta.join("comm")).unwrap_or_default();
+        if !nombre.trim_end().starts_with(prefijo) {
+            continue;
+        }
+        let ms = std::fs::read_to_string(ruta.join("schedstat"))
+            .ok()
+            .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok())
+            .map(|ns| ns / 1e6)
+            .or_else(|| {
+                let stat = std::fs::read_to_string(ruta.join("stat")).ok()?;
+                // Tras el nombre entre paréntesis: utime y stime son los campos 14 y 15.
+                let resto = &stat[stat.rfind(')')? + 2..];
+                let campos: Vec<&str> = resto.split_whitespace().collect();
+                let tics: f64 = campos.get(11)?.parse::<f64>().ok()? + campos.get(12)?.parse::<f64>().ok()?;
+                Some(tics * 10.0)
+            });
+        if let Some(ms) = ms {
+            hilos.push((tid, ms));
+        }
+    }
+    hilos.sort_by_key(|h| h.0);
+    hilos
 }
 
 /// La mediana de unas medidas (no vacías).
@@ -219,10 +322,10 @@ mod pruebas {
     #[test]
     fn opciones_del_banco() {
         let o = a(&[]).unwrap();
-        assert!(!o.rapido && o.repeticiones == 5 && o.csv == Some(csv_por_defecto()));
+        assert!(!o.rapido && o.repeticiones == REPETICIONES && o.csv == Some(csv_por_defecto()));
         assert!(o.hilos >= 1 && o.hilos <= HILOS_POR_DEFECTO_MAX);
         let r = a(&["--rapido"]).unwrap();
-        assert!(r.rapido && r.repeticiones == 1 && r.csv.is_none() && r.hilos <= 2);
+        assert!(r.rapido && r.repeticiones == 2 && r.csv.is_none() && r.hilos <= 2);
         let r = a(&["--rapido", "--hilos", "3", "--csv", "x.csv"]).unwrap();
         assert_eq!((r.hilos, r.csv), (3, Some(PathBuf::from("x.csv"))));
         assert_eq!(a(&["--maquina", "portátil"]).unwrap().maquina.as_deref(), Some("portátil"));
@@ -253,14 +356,21 @@ mod pruebas {
             carga: "abanico".into(),
             ejecutor: "robo".into(),
             hilos: 2,
+            repeticiones: 7,
             ms: 12.345,
+            ms_min: 11.0,
+            ms_max: 14.0,
+            cpu_ms: 20.0,
+            cpu_min: 19.5,
+            cpu_max: 22.25,
+            cpu_por_hilo: vec![12.0, 8.0],
         };
         let linea = f.a_csv();
-        assert_eq!(linea, "AMD  EPYC,2,abanico,robo,2,12.35");
+        assert_eq!(linea, "AMD  EPYC,2,abanico,robo,2,7,12.35,11.00,14.00,20.00,19.50,22.25,12.00;8.00");
         let leida = lee_csv(&format!("{CABECERA}\n{linea}\n")).unwrap();
-        assert_eq!(leida[0].ms, 12.35);
+        assert_eq!((leida[0].ms, leida[0].cpu_por_hilo.clone()), (12.35, vec![12.0, 8.0]));
         assert!(lee_csv("a,b\n").is_err());
-        assert!(lee_csv(&format!("{CABECERA}\nx,2,abanico,robo,dos,1\n")).is_err());
+        assert!(lee_csv(&format!("{CABECERA}\nx,2,abanico,robo,dos,7,1,1,1,1,1,1,1\n")).is_err());
     }
 
     #[test]
@@ -271,7 +381,14 @@ mod pruebas {
             carga: "c".into(),
             ejecutor: "e".into(),
             hilos: 1,
+            repeticiones: 5,
             ms,
+            ms_min: ms,
+            ms_max: ms,
+            cpu_ms: ms,
+            cpu_min: ms,
+            cpu_max: ms,
+            cpu_por_hilo: vec![ms],
         };
         let juntas = junta_filas(vec![fila("A", 2, 1.0), fila("B", 16, 2.0)], &[fila("A", 2, 3.0)]);
         assert_eq!(juntas, vec![fila("B", 16, 2.0), fila("A", 2, 3.0)]);
@@ -281,5 +398,35 @@ mod pruebas {
     fn la_mediana() {
         assert_eq!(mediana(vec![3.0, 1.0, 2.0]), 2.0);
         assert_eq!(mediana(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(resumen(&[5.0, 1.0, 3.0]), (3.0, 1.0, 5.0));
+    }
+
+    #[test]
+    fn dos_variantes_solo_se_distinguen_si_sus_intervalos_no_se_tocan() {
+        assert!(se_distinguen((1.0, 2.0), (2.5, 3.0)));
+        assert!(se_distinguen((2.5, 3.0), (1.0, 2.0)));
+        assert!(!se_distinguen((1.0, 2.6), (2.5, 3.0)), "se solapan: no se distinguen");
+    }
+
+    #[test]
+    fn el_tiempo_de_cpu_de_los_hilos_con_nombre() {
+        if !std::path::Path::new("/proc/self/task").exists() {
+            return; // fuera de Linux no hay nada que leer
+        }
+        let hilo = std::thread::Builder::new()
+            .name("prueba-cpu".into())
+            .spawn(|| {
+                let mut x = 0u64;
+                for i in 0..5_000_000u64 {
+                    x = std::hint::black_box(x.wrapping_add(i));
+                }
+                let visto = cpu_de_hilos("prueba-cpu");
+                (x, visto)
+            })
+            .unwrap();
+        let (_, visto) = hilo.join().unwrap();
+        assert_eq!(visto.len(), 1, "el hilo se ve a sí mismo por su nombre: {visto:?}");
+        assert!(visto[0].1 > 0.0, "y ha gastado algo de CPU: {visto:?}");
+        assert!(cpu_de_hilos("ningun-hilo-se-llama-asi").is_empty());
     }
 }

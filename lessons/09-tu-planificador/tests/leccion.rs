@@ -27,26 +27,41 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
     for esperado in [
         "Banco de planificadores",
         "Máquina: prueba,",
-        "carga          hilos   una-cola       robo      tokio",
+        "1 ejecución de calentamiento y 2 medidas, intercaladas",
+        "carga          hilos ejecutor",
         "árbol binario: cada tarea lanza dos hasta la profundidad 8 (511 tareas)",
-        "Lo que hizo el ejecutor robo",
+        "¿Se distinguen?",
+        "Por dónde le llegó el trabajo",
         "CSV: ",
     ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }
     for carga in ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto"] {
         for hilos in [1, 2] {
-            let fila =
-                texto.lines().find(|l| l.starts_with(carga) && l.split_whitespace().nth(1) == Some(&hilos.to_string()));
-            let fila = fila.unwrap_or_else(|| panic!("falta la fila {carga} con {hilos} hilos en:\n{texto}"));
-            let tiempos: Vec<f64> = fila.split_whitespace().skip(2).take(3).map(|t| t.parse().unwrap()).collect();
-            assert_eq!(tiempos.len(), 3, "{fila}");
+            for ejecutor in ["una-cola", "robo", "tokio"] {
+                let fila = texto.lines().find(|l| {
+                    let mut c = l.split_whitespace();
+                    c.next() == Some(carga) && c.next() == Some(&hilos.to_string()) && c.next() == Some(ejecutor)
+                });
+                let fila = fila.unwrap_or_else(|| panic!("falta la fila {carga} {hilos} {ejecutor} en:\n{texto}"));
+                // mediana [mín-máx] del reloj y de la CPU, y la CPU de cada trabajador
+                let numeros: Vec<f64> = fila
+                    .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '-' || c == '+')
+                    .filter_map(|t| t.parse().ok())
+                    .collect();
+                assert_eq!(numeros.len(), 1 + 6 + hilos, "{fila}");
+                assert!(numeros[2] <= numeros[1] && numeros[1] <= numeros[3], "la mediana entre mín y máx: {fila}");
+            }
         }
     }
     let leido = std::fs::read_to_string(&csv).unwrap();
     let filas = leccion_09::lee_csv(&leido).unwrap();
     assert_eq!(filas.len(), 4 * 2 * 3, "4 cargas x 2 hilos x 3 ejecutores:\n{leido}");
-    assert!(filas.iter().all(|f| f.maquina == "prueba" && f.ms > 0.0));
+    assert!(filas.iter().all(|f| f.maquina == "prueba" && f.ms > 0.0 && f.repeticiones == 2));
+    assert!(
+        filas.iter().all(|f| f.ms_min <= f.ms && f.ms <= f.ms_max && f.cpu_min <= f.cpu_ms && f.cpu_ms <= f.cpu_max)
+    );
+    assert!(filas.iter().all(|f| f.cpu_por_hilo.len() <= f.hilos), "una CPU por trabajador, como mucho");
 
     // Y la gráfica lo dibuja.
     let svg = temporal("escalado.svg");
@@ -57,7 +72,9 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
     assert!(texto.contains("24 medidas de 1 máquina"), "{texto}");
     let dibujo = std::fs::read_to_string(&svg).unwrap();
     assert!(dibujo.starts_with("<svg"), "no es un SVG");
-    for carga in ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto", "hilos trabajadores"] {
+    for carga in
+        ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto", "hilos trabajadores", "CPU de los trabajadores"]
+    {
         assert!(dibujo.contains(carga), "falta «{carga}» en el SVG");
     }
     let _ = std::fs::remove_file(csv);

@@ -26,8 +26,7 @@ fn modo_rapido_recorre_la_tuberia_entera() {
     // La última muestra de la evolución tiene los 300 trabajos terminados.
     let ultima = texto
         .lines()
-        .filter(|l| l.matches('|').count() == 5 && l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
-        .last()
+        .rfind(|l| l.matches('|').count() == 5 && l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
         .expect("no hay filas de evolución");
     let terminados = ultima.split('|').nth(4).unwrap().trim();
     assert_eq!(terminados, "300", "la última fila debe tener los 300 trabajos terminados: «{ultima}»");

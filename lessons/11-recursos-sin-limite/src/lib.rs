@@ -20,7 +20,8 @@ pub enum Escenario {
     SinLimite,
     /// Una tarea por petición, pero solo con un permiso de un `Semaphore`.
     Semaforo,
-    /// Una cola acotada con `try_send`: lo que no cabe se rechaza.
+    /// Una cola acotada: se reserva un hueco (`try_reserve`) antes de leer la
+    /// petición, y lo que no cabe se rechaza sin leerlo.
     ColaAcotada,
 }
 
@@ -42,7 +43,7 @@ impl Escenario {
         match self {
             Escenario::SinLimite => "(a) spawn sin límite",
             Escenario::Semaforo => "(b) spawn con semáforo",
-            Escenario::ColaAcotada => "(c) cola acotada y try_send",
+            Escenario::ColaAcotada => "(c) cola con try_reserve",
         }
     }
 

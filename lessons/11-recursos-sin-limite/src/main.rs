@@ -139,16 +139,19 @@ async fn genera(escenario: Escenario, p: Arc<Parametros>, inicio: Instant, c: Ar
                 }
                 // ANCHOR_END: semaforo
                 // ANCHOR: cola_acotada
-                Escenario::ColaAcotada => match tx.try_send(recibe(i, &p)) {
-                    Ok(()) => {
+                // Primero el hueco en la cola; solo con hueco se lee la
+                // petición. Sin él, se rechaza antes de leer su cuerpo.
+                Escenario::ColaAcotada => match tx.try_reserve() {
+                    Ok(hueco) => {
+                        hueco.send(recibe(i, &p));
                         c.aceptadas.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(mpsc::error::TrySendError::Full(_rechazada)) => {
-                        // Un servidor HTTP respondería 503 y cerraría. Aquí
-                        // se cuenta, y el cuerpo se libera ahora mismo.
+                    Err(mpsc::error::TrySendError::Full(())) => {
+                        // Un servidor HTTP respondería 503 y cerraría la
+                        // conexión sin haber leído el cuerpo. Aquí se cuenta.
                         c.rechazadas.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(mpsc::error::TrySendError::Closed(_)) => unreachable!("los trabajadores no se van"),
+                    Err(mpsc::error::TrySendError::Closed(())) => unreachable!("los trabajadores no se van"),
                 },
                 // ANCHOR_END: cola_acotada
             }
@@ -436,18 +439,18 @@ fn padre(opciones: &Opciones, p: &Parametros) {
     }
     println!("(«sin atender»: aceptadas que aún esperaban dentro, o llegadas que esperaban fuera sin aceptar;");
     println!(" «tareas»: el máximo de tareas vivas que vio el medidor)");
-    if let Some((_, f, inicial)) = finales.iter().find(|(e, _, _)| *e == Escenario::SinLimite) {
-        if f.max_tareas > 0 {
-            println!(
-                "En (a), (pico - memoria al empezar) / tareas = ({:.1} - {:.1}) MiB / {} = {:.1} KiB por \
-                 petición en espera; su cuerpo son {} KiB.",
-                f.pico_mib,
-                inicial,
-                f.max_tareas,
-                (f.pico_mib - inicial) * 1024.0 / f.max_tareas as f64,
-                p.cuerpo / 1024
-            );
-        }
+    if let Some((_, f, inicial)) = finales.iter().find(|(e, _, _)| *e == Escenario::SinLimite)
+        && f.max_tareas > 0
+    {
+        println!(
+            "En (a), (pico - memoria al empezar) / tareas = ({:.1} - {:.1}) MiB / {} = {:.1} KiB por \
+             petición en espera; su cuerpo son {} KiB.",
+            f.pico_mib,
+            inicial,
+            f.max_tareas,
+            (f.pico_mib - inicial) * 1024.0 / f.max_tareas as f64,
+            p.cuerpo / 1024
+        );
     }
 
     let ruta = match (&opciones.csv, opciones.rapido) {

@@ -34,15 +34,14 @@ fn modo_rapido_mide_los_tres_escenarios_y_escribe_el_csv() {
     let resumen = |etiqueta: &str| -> Vec<String> {
         let fila = texto
             .lines()
-            .filter(|l| l.starts_with(etiqueta))
-            .last()
+            .rfind(|l| l.starts_with(etiqueta))
             .unwrap_or_else(|| panic!("falta la fila «{etiqueta}» en:\n{texto}"));
         fila[etiqueta.len()..].split_whitespace().map(String::from).collect()
     };
     // Columnas tras la etiqueta: llegadas, aceptadas, rechazadas, atendidas...
     let a = resumen("(a) spawn sin límite");
     let b = resumen("(b) spawn con semáforo");
-    let c = resumen("(c) cola acotada y try_send");
+    let c = resumen("(c) cola con try_reserve");
     assert_eq!(a[2], "0", "(a) no rechaza nada: {a:?}");
     assert_eq!(b[2], "0", "(b) no rechaza nada: {b:?}");
     assert_ne!(c[2], "0", "(c) tiene que rechazar durante el pico: {c:?}");

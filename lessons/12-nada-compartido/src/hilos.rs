@@ -233,15 +233,22 @@ impl<M: Send + 'static> Nucleo<M> {
     /// Pide a cada shard que termine lo que tiene pendiente y pare, y
     /// devuelve lo que contó cada uno.
     pub fn para(self) -> Vec<InformeShard> {
+        self.para_y_vacia().0
+    }
+
+    /// Como `para`, y además devuelve las salidas que nadie había recogido,
+    /// incluidas las que se produjeron mientras los shards terminaban.
+    pub fn para_y_vacia(self) -> (Vec<InformeShard>, Vec<Salida<M>>) {
         for cola in &self.colas {
             cola.avisa(Aviso::Parar);
         }
-        drop(self.salida);
-        self.hilos
+        let informes = self
+            .hilos
             .into_iter()
             .enumerate()
             .map(|(i, h)| h.join().unwrap_or_else(|_| panic!("el hilo del shard {i} falló fuera de un isolate")))
-            .collect()
+            .collect();
+        (informes, self.salida.try_iter().collect())
     }
 }
 
@@ -251,6 +258,8 @@ struct Shard<M> {
     config: Config,
     ranuras: Vec<Option<Ranura<M>>>,
     listos: VecDeque<usize>,
+    /// Mensajes nuevos en los buzones de este shard, sumados.
+    en_buzones: usize,
     entrada: Entrada<M>,
     colas: Vec<Cola<M>>,
     salida: SyncSender<Salida<M>>,
@@ -275,6 +284,7 @@ impl<M: Send + 'static> Shard<M> {
             config,
             ranuras: Vec::new(),
             listos: VecDeque::new(),
+            en_buzones: 0,
             entrada,
             colas,
             salida,
@@ -295,8 +305,15 @@ impl<M: Send + 'static> Shard<M> {
     fn corre(mut self) -> InformeShard {
         let mut parando = false;
         loop {
-            // 1. Recoge lo que llegó por la cola, sin esperar.
+            // 1. Recoge lo que llegó por la cola, sin esperar, pero solo si
+            //    los buzones tienen sitio: si no, los mensajes se quedan en
+            //    la cola, que se llena, y es quien envía el que recibe el
+            //    rechazo (barato) en vez de este shard (que lo pagaría con
+            //    tiempo de su núcleo).
             for _ in 0..LOTE_DE_LA_COLA {
+                if self.en_buzones >= self.config.capacidad_buzon {
+                    break;
+                }
                 match self.entrada.try_recv() {
                     Ok(aviso) => self.recibe(aviso, &mut parando),
                     Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
@@ -338,7 +355,9 @@ impl<M: Send + 'static> Shard<M> {
         let Some(ranura) = self.ranuras[id].as_mut() else { return };
         ranura.en_listos = false;
         let mut cartas: Vec<(Sobre<M>, bool)> = ranura.rebotes.drain(..).map(|s| (s, true)).collect();
-        cartas.extend(ranura.buzon.pop_front().map(|s| (s, false)));
+        let nuevo = ranura.buzon.pop_front();
+        self.en_buzones -= usize::from(nuevo.is_some());
+        cartas.extend(nuevo.map(|s| (s, false)));
         for (sobre, es_rebote) in cartas {
             if !self.atiende(id, sobre, es_rebote) {
                 break; // el isolate entró en pánico y ya no existe
@@ -430,6 +449,7 @@ impl<M: Send + 'static> Shard<M> {
         }
         let id = sobre.para.id;
         ranura.buzon.push_back(sobre);
+        self.en_buzones += 1;
         self.marca_listo(id);
     }
     // ANCHOR_END: buzon
@@ -463,11 +483,11 @@ impl<M: Send + 'static> Shard<M> {
 
     /// Pone al isolate `id` en la cola de listos, si no estaba ya.
     fn marca_listo(&mut self, id: usize) {
-        if let Some(ranura) = self.ranuras[id].as_mut() {
-            if !ranura.en_listos {
-                ranura.en_listos = true;
-                self.listos.push_back(id);
-            }
+        if let Some(ranura) = self.ranuras[id].as_mut()
+            && !ranura.en_listos
+        {
+            ranura.en_listos = true;
+            self.listos.push_back(id);
         }
     }
 
@@ -481,6 +501,7 @@ impl<M: Send + 'static> Shard<M> {
     /// buzón se cuenta como perdido.
     fn retira(&mut self, id: usize) {
         if let Some(ranura) = self.ranuras[id].take() {
+            self.en_buzones -= ranura.buzon.len();
             self.informe.perdidos += (ranura.buzon.len() + ranura.rebotes.len()) as u64;
         }
     }

@@ -203,9 +203,9 @@ fn demo(o: Opciones) {
         let toca = (inicio.elapsed().as_secs_f64() * ritmo) as u64;
         while enviadas < toca {
             // ANCHOR: cliente
-            let clave = if o.caliente && enviadas % 2 == 0 { 0 } else { azar.siguiente() % 100_000 };
+            let clave = if o.caliente && enviadas.is_multiple_of(2) { 0 } else { azar.siguiente() % 100_000 };
             let shard = shard_de(&clave.to_le_bytes(), o.shards);
-            let msg = if enviadas % 4 == 0 { Msg::Get { clave } } else { Msg::Put { clave, valor: enviadas } };
+            let msg = if enviadas.is_multiple_of(4) { Msg::Get { clave } } else { Msg::Put { clave, valor: enviadas } };
             por_shard[shard].enviadas += 1;
             match nucleo.try_send(Dir { shard, id: 0 }, msg) {
                 Ok(()) => {}

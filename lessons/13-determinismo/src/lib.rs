@@ -8,6 +8,8 @@
 //! servicio antifraude. Casi siempre, cuando empieza a escribir, el otro ya
 //! ha terminado. Casi.
 
+pub mod reproductor;
+
 use std::collections::VecDeque;
 
 use nucleo::sim::Simulador;

@@ -92,3 +92,19 @@ fn un_buzon_lleno_rechaza_tambien_en_el_simulador() {
     assert_eq!(devuelto.0, 3, "el mensaje vuelve entero");
     assert_eq!(sim.cuentas().rechazados, 1);
 }
+
+/// La traza del reproductor del libro (`book/trazas/cajeros.json`) está al
+/// día, sale igual dos veces y su semilla rompe de verdad la invariante.
+#[test]
+fn la_traza_del_reproductor_esta_al_dia() {
+    use leccion_13::reproductor::{SEMILLA_QUE_FALLA, ruta_en_el_libro, traza_json};
+    let generada = traza_json(SEMILLA_QUE_FALLA);
+    assert_eq!(generada, traza_json(SEMILLA_QUE_FALLA), "dos trazas con la misma semilla difieren");
+    assert!(!leccion_13::escenario(SEMILLA_QUE_FALLA).correcto(), "la semilla {SEMILLA_QUE_FALLA} ya no falla");
+    assert!(generada.contains("\"alerta\":true"), "la traza no resalta la entrega que rompe la invariante");
+    let guardada = std::fs::read_to_string(ruta_en_el_libro()).unwrap_or_default();
+    assert!(
+        guardada == generada,
+        "book/trazas/cajeros.json no está al día: regénerala con `cargo run -q -p leccion-13 --bin traza-reproductor`"
+    );
+}

@@ -1,6 +1,7 @@
 //! La gráfica de la lección: cuatro paneles (rendimiento, latencia p99, pico
-//! de memoria y rechazos), con una barra por diseño en cada escenario. La
-//! usa `cargo run -p leccion-14 --bin grafica-comparacion`.
+//! de memoria y rechazos), con una barra por variante en cada escenario. La
+//! barra es la mediana de las repeticiones, y la raya negra encima va del
+//! mínimo al máximo. La usa `cargo run -p leccion-14 --bin grafica-comparacion`.
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,7 @@ fn color(v: Variante) -> RGBColor {
     match v {
         Variante::TokioSinLimite => RGBColor(0xc0, 0x39, 0x2b),
         Variante::TokioSemaforo => RGBColor(0x29, 0x80, 0xb9),
+        Variante::TokioSemaforoMitad => RGBColor(0x8e, 0x44, 0xad),
         Variante::Rayon => RGBColor(0xe6, 0x7e, 0x22),
         Variante::Nucleo => RGBColor(0x27, 0xae, 0x60),
     }
@@ -35,13 +37,29 @@ fn nombre_del_escenario(e: Escenario) -> &'static str {
     match e {
         Escenario::Uniforme => "claves al azar",
         Escenario::Caliente => "3 de cada 4 a una clave",
+        Escenario::Variable => "cálculo variable",
     }
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-/// Un panel: dos grupos de barras (un escenario cada uno), una barra por
-/// diseño, con su valor encima.
+/// El ancho del SVG; el estilo común del libro (`graficas`) ajusta a él la
+/// letra para que, escalada a la columna, no baje de 11 px.
+const ANCHO: u32 = 800;
+
+/// Mediana, mínimo y máximo de `valor` en las filas de una variante y un
+/// escenario; `None` si no hay ninguna.
+fn resumen(filas: &[Resultado], v: Variante, e: Escenario, valor: &impl Fn(&Resultado) -> f64) -> Option<[f64; 3]> {
+    let mut xs: Vec<f64> = filas.iter().filter(|f| f.variante == v && f.escenario == e).map(valor).collect();
+    if xs.is_empty() {
+        return None;
+    }
+    xs.sort_by(f64::total_cmp);
+    Some([xs[(xs.len() - 1) / 2], xs[0], xs[xs.len() - 1]])
+}
+
+/// Un panel: un grupo de barras por escenario, una barra por variante (la
+/// mediana), con su rango encima.
 fn panel(
     area: &Area,
     titulo: &str,
@@ -49,15 +67,18 @@ fn panel(
     valor: impl Fn(&Resultado) -> f64,
     texto: impl Fn(f64) -> String,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let maximo = filas.iter().map(&valor).fold(0.0, f64::max).max(1e-9) * 1.2;
+    let estilo = graficas::Estilo::para(ANCHO);
+    // Hueco encima de las barras para los valores, escritos en vertical.
+    let maximo = filas.iter().map(&valor).fold(0.0, f64::max).max(1e-9) * 1.45;
+    let grupos = Escenario::TODOS.len();
     let mut grafica = ChartBuilder::on(area)
-        .caption(titulo, ("sans-serif", 17))
+        .caption(titulo, estilo.titulo_de_panel())
         .margin(10)
-        .x_label_area_size(28)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0f64..2f64, 0f64..maximo)?;
-    grafica
-        .configure_mesh()
+        .x_label_area_size(45)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0f64..grupos as f64, 0f64..maximo)?;
+    estilo
+        .malla(&mut grafica.configure_mesh())
         .disable_x_mesh()
         .x_labels(0)
         .y_labels(5)
@@ -67,38 +88,45 @@ fn panel(
     let ancho = 0.8 / Variante::TODAS.len() as f64;
     for (g, escenario) in Escenario::TODOS.into_iter().enumerate() {
         for (k, variante) in Variante::TODAS.into_iter().enumerate() {
-            let Some(fila) = filas.iter().find(|f| f.variante == variante && f.escenario == escenario) else {
+            let Some([y, min, max]) = resumen(filas, variante, escenario, &valor) else {
                 continue;
             };
             let x0 = g as f64 + 0.1 + k as f64 * ancho;
-            let y = valor(fila);
             grafica.draw_series(std::iter::once(Rectangle::new(
                 [(x0, 0.0), (x0 + ancho * 0.9, y)],
                 color(variante).filled(),
             )))?;
+            let centro = x0 + ancho * 0.45;
+            grafica.draw_series(std::iter::once(PathElement::new(vec![(centro, min), (centro, max)], BLACK)))?;
             grafica.draw_series(std::iter::once(Text::new(
                 texto(y),
-                (x0, y + maximo * 0.02),
-                ("sans-serif", 11).into_font().color(&BLACK),
+                (centro - ancho * 0.25, max + maximo * 0.02),
+                estilo.marcas().into_font().transform(FontTransform::Rotate270).color(&BLACK),
             )))?;
         }
         // El nombre del grupo, debajo del eje.
-        let (px, py) = grafica.backend_coord(&(g as f64 + 0.3, 0.0));
-        area.draw(&Text::new(nombre_del_escenario(escenario), (px, py + 8), ("sans-serif", 13).into_font()))?;
+        // (backend_coord da la posición en todo el SVG; `area.draw`, relativa al panel).
+        let (px, py) = grafica.backend_coord(&(g as f64 + 0.25, 0.0));
+        let (bx, by) = area.get_base_pixel();
+        area.draw(&Text::new(nombre_del_escenario(escenario), (px - bx, py - by + 8), estilo.rotulos().into_font()))?;
     }
     Ok(())
 }
 
 /// Dibuja las filas en un SVG.
 pub fn dibuja(filas: &[Resultado], svg: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let raiz = SVGBackend::new(svg, (1000, 720)).into_drawing_area();
+    // Un panel debajo de otro: a 800 de ancho, la letra se lee en la columna del libro.
+    let estilo = graficas::Estilo::para(ANCHO);
+    let raiz = SVGBackend::new(svg, (ANCHO, 1480)).into_drawing_area();
     raiz.fill(&WHITE)?;
-    let (arriba, abajo) = raiz.split_vertically(660);
-    let paneles = arriba.split_evenly((2, 2));
-    let miles = |v: f64| format!("{:.0} mil", v / 1000.0);
-    let ms = |v: f64| if v < 100.0 { format!("{v:.1} ms") } else { format!("{v:.0} ms") };
-    let mib = |v: f64| format!("{v:.1} MiB");
-    let pct = |v: f64| format!("{v:.0} %");
+    let (arriba, abajo) = raiz.split_vertically(1400);
+    let paneles = arriba.split_evenly((4, 1));
+    let miles = |v: f64| format!("{} mil", graficas::numero(v / 1000.0, 0));
+    let ms = |v: f64| {
+        if v < 100.0 { format!("{} ms", graficas::numero(v, 1)) } else { format!("{} ms", graficas::numero(v, 0)) }
+    };
+    let mib = |v: f64| format!("{} MiB", graficas::numero(v, 1));
+    let pct = |v: f64| format!("{} %", graficas::numero(v, 0));
     panel(&paneles[0], "Peticiones completadas por segundo", filas, |f| f.rendimiento, miles)?;
     panel(&paneles[1], "Latencia p99", filas, |f| f.p99_us as f64 / 1000.0, ms)?;
     panel(&paneles[2], "Pico de memoria del proceso (VmHWM)", filas, |f| f.pico_mib.max(0.0), mib)?;
@@ -111,9 +139,9 @@ pub fn dibuja(filas: &[Resultado], svg: &Path) -> Result<(), Box<dyn std::error:
     )?;
     // La leyenda: un color por diseño.
     for (k, v) in Variante::TODAS.into_iter().enumerate() {
-        let x = 20 + k as i32 * 245;
-        abajo.draw(&Rectangle::new([(x, 25), (x + 18, 41)], color(v).filled()))?;
-        abajo.draw(&Text::new(v.etiqueta(), (x + 24, 27), ("sans-serif", 14).into_font()))?;
+        let (x, y) = (20 + (k % 3) as i32 * 260, 8 + (k / 3) as i32 * 30);
+        abajo.draw(&Rectangle::new([(x, y), (x + 18, y + 16)], color(v).filled()))?;
+        abajo.draw(&Text::new(v.etiqueta(), (x + 24, y), estilo.rotulos().into_font()))?;
     }
     raiz.present()?;
     Ok(())

@@ -1,9 +1,10 @@
 //! Lección 14: ¿cuál elegir?
 //!
 //! `cargo run -p leccion-14 --release` somete el mismo servicio clave-valor a
-//! la misma carga, por encima de su capacidad, con cuatro diseños: Tokio sin
-//! límite, Tokio con un `Semaphore`, Rayon y el runtime `nucleo` de la
-//! lección 12. Cada diseño corre en su propio proceso, para que el pico de
+//! la misma carga, por encima de su capacidad, con cinco variantes de cuatro
+//! diseños: Tokio sin límite, Tokio con un `Semaphore` (de dos tamaños),
+//! Rayon y el runtime `nucleo` de la lección 12. Repite cada medida (cinco
+//! veces por defecto), alternando el orden de las variantes. Cada diseño corre en su propio proceso, para que el pico de
 //! memoria de uno no se mezcle con el de otro. Aquí está lo común: la carga,
 //! las medidas y el formato del CSV que dibuja
 //! `cargo run -p leccion-14 --bin grafica-comparacion`.
@@ -19,13 +20,15 @@ pub mod variantes;
 /// Un mebibyte, en bytes.
 pub const MIB: u64 = 1024 * 1024;
 
-/// Los cuatro diseños que compara la lección.
+/// Las variantes que compara la lección.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variante {
     /// Una tarea de Tokio por petición, sin ningún límite.
     TokioSinLimite,
     /// Una tarea de Tokio por petición, solo si hay un permiso libre.
     TokioSemaforo,
+    /// Lo mismo, con la mitad de permisos: tantos como buzones tiene `nucleo`.
+    TokioSemaforoMitad,
     /// Un `rayon::spawn` por petición, sin límite.
     Rayon,
     /// Un mensaje por petición al shard de su clave, en `nucleo`.
@@ -33,15 +36,21 @@ pub enum Variante {
 }
 
 impl Variante {
-    /// Las cuatro, en el orden en que se miden.
-    pub const TODAS: [Variante; 4] =
-        [Variante::TokioSinLimite, Variante::TokioSemaforo, Variante::Rayon, Variante::Nucleo];
+    /// Todas, en el orden en que se imprimen.
+    pub const TODAS: [Variante; 5] = [
+        Variante::TokioSinLimite,
+        Variante::TokioSemaforo,
+        Variante::TokioSemaforoMitad,
+        Variante::Rayon,
+        Variante::Nucleo,
+    ];
 
     /// El nombre de la columna `variante` del CSV (y de `--variante`).
     pub fn nombre(self) -> &'static str {
         match self {
             Variante::TokioSinLimite => "tokio_sin_limite",
             Variante::TokioSemaforo => "tokio_semaforo",
+            Variante::TokioSemaforoMitad => "tokio_semaforo_mitad",
             Variante::Rayon => "rayon",
             Variante::Nucleo => "nucleo",
         }
@@ -52,6 +61,7 @@ impl Variante {
         match self {
             Variante::TokioSinLimite => "Tokio, spawn sin límite",
             Variante::TokioSemaforo => "Tokio con Semaphore",
+            Variante::TokioSemaforoMitad => "Tokio con Semaphore/2",
             Variante::Rayon => "Rayon, spawn sin límite",
             Variante::Nucleo => "nucleo (un hilo por núcleo)",
         }
@@ -70,15 +80,29 @@ pub enum Escenario {
     Uniforme,
     /// Tres de cada cuatro peticiones, a la clave 0; el resto, al azar.
     Caliente,
+    /// Claves al azar, pero el cálculo varía: una de cada diez peticiones
+    /// tarda 11 veces lo que las demás (la media es la misma).
+    Variable,
 }
 
 impl Escenario {
-    pub const TODOS: [Escenario; 2] = [Escenario::Uniforme, Escenario::Caliente];
+    pub const TODOS: [Escenario; 3] = [Escenario::Uniforme, Escenario::Caliente, Escenario::Variable];
 
     pub fn nombre(self) -> &'static str {
         match self {
             Escenario::Uniforme => "uniforme",
             Escenario::Caliente => "caliente",
+            Escenario::Variable => "variable",
+        }
+    }
+
+    /// Las rondas de cálculo de la petición número `i`. En media, siempre
+    /// [`RONDAS`].
+    pub fn rondas(self, i: usize) -> u32 {
+        match self {
+            Escenario::Variable if i.is_multiple_of(10) => RONDAS / 2 * 11,
+            Escenario::Variable => RONDAS / 2,
+            _ => RONDAS,
         }
     }
 
@@ -100,6 +124,8 @@ pub struct Config {
     pub duracion: Duration,
     /// Permisos del `Semaphore` (peticiones a la vez, como mucho).
     pub limite: usize,
+    /// Permisos del `Semaphore` pequeño: tantos como buzones de `nucleo`.
+    pub limite_mitad: usize,
     /// Capacidad de la cola de cada shard en `nucleo`.
     pub cola: usize,
     /// Capacidad del buzón de cada isolate en `nucleo`.
@@ -111,7 +137,16 @@ impl Config {
     /// vez como caben, en total, en las colas y buzones de `nucleo`.
     pub fn con(escenario: Escenario, hilos: usize, ritmo: f64, duracion: Duration) -> Config {
         let (cola, buzon) = (256, 256);
-        Config { escenario, hilos, ritmo, duracion, limite: hilos * (cola + buzon), cola, buzon }
+        Config {
+            escenario,
+            hilos,
+            ritmo,
+            duracion,
+            limite: hilos * (cola + buzon),
+            limite_mitad: hilos * buzon,
+            cola,
+            buzon,
+        }
     }
 
     /// Cuántas peticiones ofrece en total.
@@ -126,33 +161,41 @@ pub const CLAVES: u64 = 100_000;
 pub const RONDAS: u32 = 16_000;
 
 // ANCHOR: peticion
-/// Una petición: su número, su clave y cuándo debía salir, en microsegundos
-/// desde el inicio (la hora del plan, no la del envío: si el generador se
-/// retrasa, ese retraso también cuenta como espera).
+/// Una petición: su número, su clave, cuánto cálculo lleva y cuándo debía
+/// salir, en microsegundos desde el inicio (la hora del plan, no la del
+/// envío: si el generador se retrasa, ese retraso también cuenta como espera).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Peticion {
     pub i: usize,
     pub clave: u64,
+    pub rondas: u32,
     pub nacida_us: u64,
 }
 // ANCHOR_END: peticion
 
-/// El cálculo de una petición: unos microsegundos de CPU, siempre los mismos.
-pub fn trabaja(mut x: u64) -> u64 {
-    for _ in 0..RONDAS {
+/// El cálculo de una petición: `rondas` vueltas, unos microsegundos de CPU.
+pub fn trabaja(mut x: u64, rondas: u32) -> u64 {
+    for _ in 0..rondas {
         x = black_box(x.rotate_left(5) ^ 0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     }
     x
 }
 
-/// Cuántas peticiones por segundo hace un núcleo, medido aquí mismo.
+/// Cuántas peticiones por segundo hace un núcleo, medido aquí mismo: la
+/// mejor de cinco medidas cortas. En una máquina compartida, el ruido solo
+/// puede hacer que una medida salga más lenta, así que la mejor es la que
+/// más se acerca a lo que da el núcleo.
 pub fn capacidad_por_nucleo() -> f64 {
-    let n = 2_000;
-    let inicio = Instant::now();
-    for i in 0..n {
-        black_box(trabaja(i));
-    }
-    n as f64 / inicio.elapsed().as_secs_f64()
+    let n = 1_000;
+    (0..5)
+        .map(|_| {
+            let inicio = Instant::now();
+            for i in 0..n {
+                black_box(trabaja(i, RONDAS));
+            }
+            n as f64 / inicio.elapsed().as_secs_f64()
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Dónde anota cada diseño lo que tardó cada petición. Es un instrumento de
@@ -225,6 +268,8 @@ pub fn campo_de_proc(campo: &str) -> Option<u64> {
 /// Lo que mide una ejecución de una variante.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resultado {
+    /// Qué repetición es (0, 1, 2...).
+    pub repeticion: u32,
     pub variante: Variante,
     pub escenario: Escenario,
     pub ofrecidas: u64,
@@ -238,17 +283,20 @@ pub struct Resultado {
     pub pico_mib: f64,
     /// Desde el inicio hasta la última petición completada.
     pub hasta_la_ultima_ms: u64,
+    /// Tareas robadas entre hilos trabajadores de Tokio; -1 si no se contaron
+    /// (hace falta compilar con `--cfg tokio_unstable`) o si no es Tokio.
+    pub robos: i64,
 }
 
 /// La primera línea del CSV.
-pub const CABECERA: &str =
-    "variante,escenario,ofrecidas,completadas,rechazadas,rendimiento_por_s,p50_us,p99_us,pico_mib,hasta_la_ultima_ms";
+pub const CABECERA: &str = "repeticion,variante,escenario,ofrecidas,completadas,rechazadas,rendimiento_por_s,p50_us,p99_us,pico_mib,hasta_la_ultima_ms,robos";
 
 impl Resultado {
     /// Una línea del CSV.
     pub fn a_csv(&self) -> String {
         format!(
-            "{},{},{},{},{},{:.0},{},{},{:.1},{}",
+            "{},{},{},{},{},{},{:.0},{},{},{:.1},{},{}",
+            self.repeticion,
             self.variante.nombre(),
             self.escenario.nombre(),
             self.ofrecidas,
@@ -258,21 +306,26 @@ impl Resultado {
             self.p50_us,
             self.p99_us,
             self.pico_mib,
-            self.hasta_la_ultima_ms
+            self.hasta_la_ultima_ms,
+            self.robos
         )
     }
 
     /// Lee una línea del CSV.
     pub fn desde_csv(linea: &str) -> Result<Resultado, String> {
         let c: Vec<&str> = linea.trim().split(',').collect();
-        if c.len() != 10 {
-            return Err(format!("esperaba 10 columnas y hay {}: «{linea}»", c.len()));
+        if c.len() != 12 {
+            return Err(format!("esperaba 12 columnas y hay {}: «{linea}»", c.len()));
         }
+        let repeticion = c[0].parse::<u32>().map_err(|_| format!("«{}» no es un número de repetición", c[0]))?;
+        let robos = c[11].parse::<i64>().map_err(|_| format!("«{}» no es un número", c[11]))?;
+        let c = &c[1..];
         let variante = Variante::desde_nombre(c[0]).ok_or(format!("variante desconocida «{}»", c[0]))?;
         let escenario = Escenario::desde_nombre(c[1]).ok_or(format!("escenario desconocido «{}»", c[1]))?;
         let entero = |s: &str| s.parse::<u64>().map_err(|_| format!("«{s}» no es un número entero"));
         let real = |s: &str| s.parse::<f64>().map_err(|_| format!("«{s}» no es un número"));
         Ok(Resultado {
+            repeticion,
             variante,
             escenario,
             ofrecidas: entero(c[2])?,
@@ -283,6 +336,7 @@ impl Resultado {
             p99_us: entero(c[7])?,
             pico_mib: real(c[8])?,
             hasta_la_ultima_ms: entero(c[9])?,
+            robos,
         })
     }
 }
@@ -341,6 +395,7 @@ mod pruebas {
     #[test]
     fn el_csv_va_y_vuelve() {
         let r = Resultado {
+            repeticion: 3,
             variante: Variante::Nucleo,
             escenario: Escenario::Caliente,
             ofrecidas: 10,
@@ -351,6 +406,7 @@ mod pruebas {
             p99_us: 9,
             pico_mib: 3.5,
             hasta_la_ultima_ms: 100,
+            robos: -1,
         };
         let texto = format!("{CABECERA}\n{}\n", r.a_csv());
         assert_eq!(lee_csv(&texto).unwrap(), vec![r]);

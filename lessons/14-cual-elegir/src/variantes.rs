@@ -1,4 +1,4 @@
-//! Los cuatro diseños, con la misma carga y las mismas medidas.
+//! Los diseños, con la misma carga y las mismas medidas.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -25,11 +25,11 @@ impl Tabla {
     /// El cálculo, fuera del candado; el candado, solo para leer o escribir.
     fn atiende(&self, p: &Peticion) {
         let franja = &self.franjas[(p.clave % 64) as usize];
-        if p.i % 4 == 0 {
+        if p.i.is_multiple_of(4) {
             let valor = franja.lock().unwrap().get(&p.clave).copied();
-            std::hint::black_box(trabaja(valor.unwrap_or(p.clave)));
+            std::hint::black_box(trabaja(valor.unwrap_or(p.clave), p.rondas));
         } else {
-            let valor = trabaja(p.i as u64);
+            let valor = trabaja(p.i as u64, p.rondas);
             franja.lock().unwrap().insert(p.clave, valor);
         }
     }
@@ -38,10 +38,10 @@ impl Tabla {
 /// Lo mismo, en el mapa propio de un isolate (sin candado). Leer o
 /// escribir, la clave exista o no, cuesta el mismo cálculo.
 fn atiende_en(mapa: &mut HashMap<u64, u64>, p: &Peticion) {
-    if p.i % 4 == 0 {
-        std::hint::black_box(trabaja(mapa.get(&p.clave).copied().unwrap_or(p.clave)));
+    if p.i.is_multiple_of(4) {
+        std::hint::black_box(trabaja(mapa.get(&p.clave).copied().unwrap_or(p.clave), p.rondas));
     } else {
-        mapa.insert(p.clave, trabaja(p.i as u64));
+        mapa.insert(p.clave, trabaja(p.i as u64, p.rondas));
     }
 }
 
@@ -65,7 +65,8 @@ fn genera(
                 Escenario::Caliente if enviadas % 4 != 0 => 0,
                 _ => azar.siguiente() % CLAVES,
             };
-            let p = Peticion { i: enviadas as usize, clave, nacida_us };
+            let i = enviadas as usize;
+            let p = Peticion { i, clave, rondas: c.escenario.rondas(i), nacida_us };
             if !envia(p) {
                 rechazadas += 1;
             }
@@ -99,6 +100,7 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
     let registro = Arc::new(Registro::new(c.peticiones()));
     let inicio = registro.inicio;
     let tabla = Arc::new(Tabla::new());
+    let mut robos = -1;
     let (ofrecidas, rechazadas) = match v {
         // ANCHOR: variantes
         Variante::TokioSinLimite => {
@@ -117,11 +119,13 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
                 || {},
             );
             espera(&registro, r);
+            robos = robados(&rt);
             r
         }
-        Variante::TokioSemaforo => {
+        Variante::TokioSemaforo | Variante::TokioSemaforoMitad => {
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(c.hilos).build().unwrap();
-            let permisos = Arc::new(Semaphore::new(c.limite));
+            let limite = if v == Variante::TokioSemaforo { c.limite } else { c.limite_mitad };
+            let permisos = Arc::new(Semaphore::new(limite));
             let r = genera(
                 c,
                 inicio,
@@ -140,6 +144,7 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
                 || {},
             );
             espera(&registro, r);
+            robos = robados(&rt);
             r
         }
         Variante::Rayon => {
@@ -198,6 +203,7 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
     let latencias = registro.latencias_ordenadas();
     let hasta_la_ultima = registro.ultima();
     Resultado {
+        repeticion: 0,
         variante: v,
         escenario: c.escenario,
         ofrecidas,
@@ -208,7 +214,21 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
         p99_us: percentil(&latencias, 99.0),
         pico_mib: campo_de_proc("VmHWM").map_or(-1.0, |b| b as f64 / MIB as f64),
         hasta_la_ultima_ms: hasta_la_ultima.as_millis() as u64,
+        robos,
     }
+}
+
+/// Cuántas tareas robaron entre sí los hilos trabajadores de `rt`. Solo se
+/// sabe compilando con `--cfg tokio_unstable`; si no, -1.
+#[cfg(tokio_unstable)]
+fn robados(rt: &tokio::runtime::Runtime) -> i64 {
+    let m = rt.metrics();
+    (0..m.num_workers()).map(|w| m.worker_steal_count(w)).sum::<u64>() as i64
+}
+
+#[cfg(not(tokio_unstable))]
+fn robados(_rt: &tokio::runtime::Runtime) -> i64 {
+    -1
 }
 
 /// Lo más que se espera a que terminen las peticiones aceptadas.

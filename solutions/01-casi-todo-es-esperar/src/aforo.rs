@@ -7,7 +7,8 @@ const NS_POR_SEGUNDO: u128 = 1_000_000_000;
 /// Qué fracción del tiempo de una petición es espera, entre 0.0 y 1.0.
 /// Si la petición no dura nada, 0.0.
 pub fn fraccion_de_espera(calculo: Duration, espera: Duration) -> f64 {
-    let total = (calculo + espera).as_nanos();
+    // En u128 no desborda; `calculo + espera` con `Duration` sí podría.
+    let total = calculo.as_nanos() + espera.as_nanos();
     if total == 0 {
         return 0.0;
     }
@@ -26,6 +27,9 @@ pub fn por_segundo(por_peticion: Duration) -> u64 {
 /// Cuántos hilos bloqueantes hacen falta para atender `ritmo` peticiones
 /// por segundo si cada una tiene su hilo ocupado durante `por_peticion`.
 pub fn hilos_necesarios(ritmo: u64, por_peticion: Duration) -> u64 {
-    let en_curso = (u128::from(ritmo) * por_peticion.as_nanos()).div_ceil(NS_POR_SEGUNDO);
-    u64::try_from(en_curso).unwrap_or(u64::MAX)
+    // u64 × u128 puede pasarse incluso de u128: si no cabe, tampoco cabe en u64.
+    match u128::from(ritmo).checked_mul(por_peticion.as_nanos()) {
+        Some(producto) => u64::try_from(producto.div_ceil(NS_POR_SEGUNDO)).unwrap_or(u64::MAX),
+        None => u64::MAX,
+    }
 }

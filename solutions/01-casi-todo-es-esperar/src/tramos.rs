@@ -28,8 +28,10 @@ pub struct Reparto {
 
 /// Cálculo si el hilo usó la CPU al menos la mitad del tramo; si no, espera.
 pub fn clasifica(tramo: &Tramo) -> Clase {
-    // cpu * 2 >= pared, sin dividir: así no se pierde ni un nanosegundo.
-    if tramo.cpu * 2 >= tramo.pared { Clase::Calculo } else { Clase::Espera }
+    // `cpu * 2 >= pared`, dicho sin multiplicar: lo que no fue CPU no pasa de lo
+    // que sí lo fue. `cpu * 2` desbordaría (y entraría en pánico) con tramos
+    // enormes, y `pared / 2` redondea hacia abajo cuando `pared` es impar.
+    if tramo.pared.saturating_sub(tramo.cpu) <= tramo.cpu { Clase::Calculo } else { Clase::Espera }
 }
 
 /// Suma el tiempo de pared de los tramos de cada clase.

@@ -4,8 +4,9 @@
 //! sus dos defensas contra la inanición:
 //!
 //! 1. **La cola global, cada `intervalo` vueltas.** Cada llamada a
-//!    `siguiente` es una vuelta (*tick*): suma 1 a `tick` (la primera llamada
-//!    es la vuelta 1). Si `tick % intervalo == 0` y hay algo en la cola
+//!    `siguiente` es una vuelta (*tick*): suma 1 a `tick` con `wrapping_add`,
+//!    para que la cuenta dé la vuelta en vez de desbordarse (la primera
+//!    llamada es la vuelta 1). Si `tick % intervalo == 0` y hay algo en la cola
 //!    global, la tarea sale de la global, aunque haya trabajo local.
 //! 2. **La ranura LIFO, con tope.** Si no, va primero la ranura LIFO, pero
 //!    no más de `max_lifo` veces seguidas. Con el tope alcanzado, la tarea de

@@ -26,10 +26,10 @@ impl Trabajador {
     /// La tarea que toca sondear en esta vuelta, o `None` si no hay ninguna.
     pub fn busca_tarea(&mut self, compartido: &Compartido) -> Option<Arc<Tarea>> {
         self.tick = self.tick.wrapping_add(1);
-        if self.tick % INTERVALO_GLOBAL == 0 {
-            if let Some(tarea) = compartido.saca_del_inyector() {
-                return Some(tarea);
-            }
+        if self.tick.is_multiple_of(INTERVALO_GLOBAL)
+            && let Some(tarea) = compartido.saca_del_inyector()
+        {
+            return Some(tarea);
         }
         self.siguiente_local(compartido)
             .or_else(|| compartido.toma_lote_del_inyector(self.indice))

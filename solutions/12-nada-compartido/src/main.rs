@@ -44,12 +44,12 @@ fn main() {
     let mut recibidos = Vec::new();
     for _ in 0..10_000 {
         std::thread::sleep(Duration::from_millis(1));
-        if nucleo.try_send(consumidor, contrapresion::Flujo::Estado).is_ok() {
-            if let Salida::Respuesta(contrapresion::Flujo::Recibidos(v)) = espera(&nucleo) {
-                recibidos = v;
-                if recibidos.len() == 2_000 {
-                    break;
-                }
+        if nucleo.try_send(consumidor, contrapresion::Flujo::Estado).is_ok()
+            && let Salida::Respuesta(contrapresion::Flujo::Recibidos(v)) = espera(&nucleo)
+        {
+            recibidos = v;
+            if recibidos.len() == 2_000 {
+                break;
             }
         }
     }
@@ -60,23 +60,23 @@ fn main() {
     let mut informe = None;
     for _ in 0..1_000 {
         std::thread::sleep(Duration::from_millis(1));
-        if nucleo.try_send(productor, contrapresion::Flujo::Estado).is_ok() {
-            if let Salida::Respuesta(i @ contrapresion::Flujo::Informe { confirmados, .. }) = espera(&nucleo) {
-                informe = Some(i);
-                if confirmados == 2_000 {
-                    break;
-                }
+        if nucleo.try_send(productor, contrapresion::Flujo::Estado).is_ok()
+            && let Salida::Respuesta(i @ contrapresion::Flujo::Informe { confirmados, .. }) = espera(&nucleo)
+        {
+            informe = Some(i);
+            if confirmados == 2_000 {
+                break;
             }
         }
     }
     println!("   el productor informa: {informe:?}");
-    if let Some(contrapresion::Flujo::Informe { confirmados, .. }) = informe {
-        if confirmados < 2_000 {
-            println!(
-                "   faltan {} Ack: no cupieron en el buzón del productor. También una respuesta se puede rechazar.",
-                2_000 - confirmados
-            );
-        }
+    if let Some(contrapresion::Flujo::Informe { confirmados, .. }) = informe
+        && confirmados < 2_000
+    {
+        println!(
+            "   faltan {} Ack: no cupieron en el buzón del productor. También una respuesta se puede rechazar.",
+            2_000 - confirmados
+        );
     }
     let informes = nucleo.para();
     println!(

@@ -35,6 +35,20 @@ async fn suelta_bufer() -> u8 {
     ceder().await;
     primero
 }
+
+/// Un búfer que no es `Copy`, para que `drop` lo suelte de verdad.
+struct Bufer([u8; 4096]);
+
+/// `drop` antes del `.await`, pero el búfer se prestó (`&bufer`): el
+/// compilador lo da por vivo hasta el final de su ámbito y lo guarda igual.
+#[allow(clippy::drop_non_drop)] // el `drop` es justo lo que se mide
+async fn suelta_con_drop() -> u8 {
+    let bufer = Bufer([7u8; 4096]);
+    let primero = black_box(&bufer).0[0];
+    drop(bufer);
+    ceder().await;
+    primero
+}
 // ANCHOR_END: bufer
 
 // ANCHOR: anidados
@@ -88,6 +102,7 @@ fn main() {
     fila("DosPasos::new(1)  (escrito a mano)", size_of_val(&DosPasos::new(1)));
     fila("guarda_bufer()  ([u8; 4096] vivo en el .await)", size_of_val(&guarda_bufer()));
     fila("suelta_bufer()  ([u8; 4096] muerto antes)", size_of_val(&suelta_bufer()));
+    fila("suelta_con_drop()  (prestado, drop antes)", size_of_val(&suelta_con_drop()));
     fila("nivel_3()", size_of_val(&nivel_3()));
     fila("nivel_2()  (espera a nivel_3)", size_of_val(&nivel_2()));
     fila("nivel_1()  (espera a nivel_2)", size_of_val(&nivel_1()));

@@ -37,18 +37,20 @@ fn color(escenario: Escenario) -> RGBColor {
 fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
     let max_ms = filas.iter().map(|f| f.1).max().unwrap_or(1).max(1) as f64;
     let max_lat = filas.iter().map(|f| f.2).fold(1.0, f64::max) * 1.45;
+    // El estilo común del libro: letra legible en la columna, coma decimal.
+    let estilo = graficas::Estilo::para(800);
     let raiz = SVGBackend::new(svg, (800, 450)).into_drawing_area();
     raiz.fill(&WHITE)?;
     let mut grafica = ChartBuilder::on(&raiz)
-        .caption("Peor latencia de las peticiones ligeras, por ventana de 10 ms", ("sans-serif", 22))
+        .caption("Peor latencia de las peticiones ligeras, por ventana de 10 ms", estilo.titulo())
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(60)
         .build_cartesian_2d(0f64..max_ms, 0f64..max_lat)?;
-    grafica
-        .configure_mesh()
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+    estilo
+        .malla(&mut grafica.configure_mesh())
+        .x_label_formatter(&|x| graficas::numero(*x, 0))
+        .y_label_formatter(&|y| graficas::numero(*y, 0))
         .light_line_style(RGBColor(0xee, 0xee, 0xee))
         .x_desc("llegada desde el inicio del escenario (ms)")
         .y_desc("peor latencia en la ventana (ms)")
@@ -65,8 +67,8 @@ fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std
             .label(escenario.etiqueta())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
     }
-    grafica
-        .configure_series_labels()
+    estilo
+        .leyenda(&mut grafica.configure_series_labels())
         .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)

@@ -28,18 +28,20 @@ fn opciones() -> Result<(PathBuf, PathBuf), String> {
 fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
     let max_n = filas.iter().map(|f| f.1).max().unwrap_or(1).max(1) as f64;
     let max_mib = filas.iter().map(|f| f.2 / 1024.0).fold(1.0, f64::max) * 1.25;
+    // El estilo común del libro: letra legible en la columna, coma decimal.
+    let estilo = graficas::Estilo::para(800);
     let raiz = SVGBackend::new(svg, (800, 450)).into_drawing_area();
     raiz.fill(&WHITE)?;
     let mut grafica = ChartBuilder::on(&raiz)
-        .caption("Memoria residente que añaden N hilos o N tareas dormidas", ("sans-serif", 22))
+        .caption("Memoria residente que añaden N hilos o N tareas dormidas", estilo.titulo())
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(60)
         .build_cartesian_2d(0f64..max_n * 1.05, 0f64..max_mib)?;
-    grafica
-        .configure_mesh()
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+    estilo
+        .malla(&mut grafica.configure_mesh())
+        .x_label_formatter(&|x| graficas::numero(*x, 0))
+        .y_label_formatter(&|y| graficas::numero(*y, 0))
         .light_line_style(RGBColor(0xee, 0xee, 0xee))
         .x_desc("N (hilos o tareas vivos a la vez)")
         .y_desc("memoria residente añadida (MiB)")
@@ -56,8 +58,8 @@ fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
         grafica.draw_series(puntos.into_iter().map(|p| Circle::new(p, 4, c.filled())))?;
     }
-    grafica
-        .configure_series_labels()
+    estilo
+        .leyenda(&mut grafica.configure_series_labels())
         .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)

@@ -1,6 +1,9 @@
 //! El banco de pruebas del capítulo: las mismas cuatro cargas en los dos
 //! ejecutores de enseñanza y en el runtime multihilo de Tokio, con 1, 2, ...
-//! N hilos trabajadores. Imprime una tabla y escribe un CSV.
+//! N hilos trabajadores. Cada variante se mide varias veces, intercalada con
+//! las otras (A B C, B C A, C A B...), para que el ruido de la máquina caiga
+//! igual sobre las tres. Imprime la mediana, el mínimo y el máximo del tiempo
+//! de reloj y del tiempo de CPU de los hilos trabajadores, y escribe un CSV.
 //!
 //! ```text
 //! cargo run -p leccion-09 --release --bin banco               # N = núcleos (hasta 16)
@@ -15,9 +18,30 @@ use std::time::Instant;
 
 use leccion_09::cargas::{Carga, Tamanos, Tokio, ejecuta};
 use leccion_09::planificador::{Ejecutor, Robo, UnaCola};
-use leccion_09::{CABECERA, Fila, junta_filas, lee_csv, lee_opciones_banco, mediana, modelo_de_cpu, nucleos};
+use leccion_09::{
+    CABECERA, Fila, cpu_de_hilos, junta_filas, lee_csv, lee_opciones_banco, modelo_de_cpu, nucleos, resumen,
+    se_distinguen,
+};
 
-const EJECUTORES: [&str; 3] = ["una-cola", "robo", "tokio"];
+/// Los tres ejecutores y el prefijo del nombre de sus hilos trabajadores.
+const EJECUTORES: [(&str, &str); 3] = [("una-cola", "una-cola-"), ("robo", "robo-"), ("tokio", "tokio-trab")];
+
+/// Uno de los tres ejecutores, vivo mientras se mide su combinación.
+enum Variante {
+    UnaCola(UnaCola),
+    Robo(Robo),
+    Tokio(Tokio),
+}
+
+/// Lo que se anota de cada ejecución medida.
+struct Medida {
+    ms: f64,
+    cpu_ms: f64,
+    cpu_por_hilo: Vec<f64>,
+    /// Solo del ejecutor robo: robos, tareas robadas, desbordes y tareas
+    /// sacadas de la cola global en esta ejecución.
+    contadores: [u64; 4],
+}
 
 fn main() {
     let opciones = match lee_opciones_banco(std::env::args().skip(1)) {
@@ -35,6 +59,7 @@ fn main() {
         .or_else(modelo_de_cpu)
         .unwrap_or_else(|| "desconocida (este sistema no tiene /proc/cpuinfo)".to_string());
     let modo = if cfg!(debug_assertions) { "debug (los tiempos no valen: usa --release)" } else { "release" };
+    let r = opciones.repeticiones;
 
     println!("Banco de planificadores: una-cola (a), robo (b) y el runtime multihilo de Tokio");
     println!("Máquina: {maquina}, {nucleos} núcleos (available_parallelism); compilado en modo {modo}");
@@ -46,71 +71,139 @@ fn main() {
     for &carga in &cargas {
         println!("  {:<14} {}", carga.nombre(), carga.descripcion(&tamanos));
     }
-    println!(
-        "Tiempo: mediana de {} ejecuciones (tras 1 de calentamiento), en ms; menos es mejor.",
-        opciones.repeticiones
-    );
+    println!("Cada variante: 1 ejecución de calentamiento y {r} medidas, intercaladas con las de las otras dos.");
+    println!("reloj: tiempo de principio a fin; CPU: suma del tiempo de CPU de sus hilos trabajadores");
+    println!("(de /proc/self/task). Mediana [mínimo-máximo], en ms; menos es mejor.");
     if opciones.hilos > nucleos {
         println!("Ojo: pides {} hilos y la máquina tiene {nucleos} núcleos; los de más se turnan.", opciones.hilos);
     }
     println!();
-    println!("{:<14} {:>5} {:>10} {:>10} {:>10}", "carga", "hilos", EJECUTORES[0], EJECUTORES[1], EJECUTORES[2]);
+    println!(
+        "{:<14} {:>5} {:<9} {:>24} {:>24}  CPU por trabajador (mediana)",
+        "carga", "hilos", "ejecutor", "reloj ms", "CPU ms"
+    );
 
     let mut filas = Vec::new();
-    let mut robos = Vec::new();
+    let mut contadores_robo = Vec::new();
+    let mut veredictos = Vec::new();
     for &carga in &cargas {
         for hilos in 1..=opciones.hilos {
-            let mut ms = BTreeMap::new();
-            for nombre in EJECUTORES {
-                let tiempo = match nombre {
-                    "una-cola" => mide(&UnaCola::nuevo(hilos), carga, &tamanos, opciones.repeticiones),
-                    "robo" => {
-                        let robo = Robo::nuevo(hilos);
-                        let t = mide(&robo, carga, &tamanos, opciones.repeticiones);
-                        let k = robo.contadores();
-                        // Por ejecución, contando también la de calentamiento.
-                        let n = (opciones.repeticiones + 1) as u64;
-                        robos.push((
-                            carga,
-                            hilos,
-                            k.robos.load(Ordering::Relaxed) / n,
-                            k.robadas.load(Ordering::Relaxed) / n,
-                            k.desbordes.load(Ordering::Relaxed) / n,
-                            k.del_inyector.load(Ordering::Relaxed) / n,
-                        ));
-                        t
-                    }
-                    _ => mide(&Tokio::nuevo(hilos), carga, &tamanos, opciones.repeticiones),
-                };
-                ms.insert(nombre, tiempo);
+            let variantes = [
+                Variante::UnaCola(UnaCola::nuevo(hilos)),
+                Variante::Robo(Robo::nuevo(hilos)),
+                Variante::Tokio(Tokio::nuevo(hilos)),
+            ];
+            for v in &variantes {
+                mide_una(v, carga, &tamanos, hilos); // calentamiento
+            }
+            let mut medidas: [Vec<Medida>; 3] = Default::default();
+            for ronda in 0..r {
+                // A B C, B C A, C A B...: ninguna va siempre primera.
+                for k in 0..3 {
+                    let i = (ronda + k) % 3;
+                    medidas[i].push(mide_una(&variantes[i], carga, &tamanos, hilos));
+                }
+            }
+            for v in &variantes {
+                apaga(v);
+            }
+            let mut intervalos = BTreeMap::new();
+            for (i, (nombre, _)) in EJECUTORES.iter().enumerate() {
+                let m = &medidas[i];
+                let (ms, ms_min, ms_max) = resumen(&m.iter().map(|x| x.ms).collect::<Vec<_>>());
+                let (cpu_ms, cpu_min, cpu_max) = resumen(&m.iter().map(|x| x.cpu_ms).collect::<Vec<_>>());
+                let cpu_por_hilo: Vec<f64> = (0..hilos)
+                    .map(|h| {
+                        let de_este: Vec<f64> = m.iter().filter_map(|x| x.cpu_por_hilo.get(h).copied()).collect();
+                        if de_este.is_empty() { 0.0 } else { resumen(&de_este).0 }
+                    })
+                    .collect();
+                let por_hilo: Vec<String> = cpu_por_hilo.iter().map(|c| format!("{c:.1}")).collect();
+                println!(
+                    "{:<14} {:>5} {:<9} {:>8.2} [{:>6.2}-{:>6.2}] {:>8.2} [{:>6.2}-{:>6.2}]  {}",
+                    carga.nombre(),
+                    hilos,
+                    nombre,
+                    ms,
+                    ms_min,
+                    ms_max,
+                    cpu_ms,
+                    cpu_min,
+                    cpu_max,
+                    por_hilo.join(" + ")
+                );
+                intervalos.insert(*nombre, ((ms_min, ms_max), (cpu_min, cpu_max), ms, cpu_ms));
+                if *nombre == "robo" {
+                    let suma = |j: usize| m.iter().map(|x| x.contadores[j]).sum::<u64>() / m.len() as u64;
+                    let rango = |j: usize| {
+                        let v: Vec<u64> = m.iter().map(|x| x.contadores[j]).collect();
+                        (*v.iter().min().unwrap(), *v.iter().max().unwrap())
+                    };
+                    contadores_robo.push((carga, hilos, [suma(0), suma(1), suma(2), suma(3)], rango(0), rango(3)));
+                }
                 filas.push(Fila {
                     maquina: maquina.clone(),
                     nucleos,
                     carga: carga.nombre().to_string(),
                     ejecutor: nombre.to_string(),
                     hilos,
-                    ms: tiempo,
+                    repeticiones: r,
+                    ms,
+                    ms_min,
+                    ms_max,
+                    cpu_ms,
+                    cpu_min,
+                    cpu_max,
+                    cpu_por_hilo,
                 });
             }
+            veredictos.push((carga, hilos, intervalos));
+        }
+    }
+
+    println!();
+    println!("¿Se distinguen? Solo si los intervalos [mínimo-máximo] no se tocan:");
+    for (carga, hilos, iv) in &veredictos {
+        for (a, b) in [("robo", "una-cola"), ("robo", "tokio"), ("una-cola", "tokio")] {
+            let (ra, ca, ma, cma) = iv[a];
+            let (rb, cb, mb, cmb) = iv[b];
+            let dice = |distinto: bool, x: f64, y: f64| {
+                if !distinto {
+                    "no se distingue".to_string()
+                } else if x < y {
+                    format!("{a} menos")
+                } else {
+                    format!("{b} menos")
+                }
+            };
             println!(
-                "{:<14} {:>5} {:>10.2} {:>10.2} {:>10.2}",
+                "  {:<14} {} hilo(s)  {a:>8} / {b:<8}  reloj: {:<16} CPU: {}",
                 carga.nombre(),
                 hilos,
-                ms["una-cola"],
-                ms["robo"],
-                ms["tokio"]
+                dice(se_distinguen(ra, rb), ma, mb),
+                dice(se_distinguen(ca, cb), cma, cmb)
             );
         }
     }
 
     println!();
-    println!("Lo que hizo el ejecutor robo en cada ejecución (media):");
+    println!("Por dónde le llegó el trabajo a cada hilo del ejecutor robo (por ejecución, media de las medidas):");
     println!(
-        "{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}",
-        "carga", "hilos", "robos", "robadas", "desbordes", "del inyector"
+        "{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}  {:>12} {:>16}",
+        "carga", "hilos", "robos", "robadas", "desbordes", "del inyector", "robos mín-máx", "inyector mín-máx"
     );
-    for (carga, hilos, r, rb, d, i) in robos {
-        println!("{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}", carga.nombre(), hilos, r, rb, d, i);
+    for (carga, hilos, [robos, robadas, desbordes, inyector], (r0, r1), (i0, i1)) in contadores_robo {
+        println!(
+            "{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}  {:>12} {:>16}",
+            carga.nombre(),
+            hilos,
+            robos,
+            robadas,
+            desbordes,
+            inyector,
+            format!("{r0}-{r1}"),
+            format!("{i0}-{i1}")
+        );
     }
 
     match &opciones.csv {
@@ -149,18 +242,44 @@ fn main() {
     }
 }
 
+fn apaga(v: &Variante) {
+    match v {
+        Variante::UnaCola(e) => e.apaga(),
+        Variante::Robo(e) => e.apaga(),
+        Variante::Tokio(e) => e.apaga(),
+    }
+}
+
 // ANCHOR: mide
-/// Una ejecución de calentamiento y `repeticiones` medidas; la mediana en ms.
-fn mide<E: Ejecutor>(ejecutor: &E, carga: Carga, tamanos: &Tamanos, repeticiones: usize) -> f64 {
+/// Una ejecución de la carga: el tiempo de reloj y lo que gastó en CPU cada
+/// hilo trabajador (la diferencia entre antes y después).
+fn mide<E: Ejecutor>(ejecutor: &E, prefijo: &str, carga: Carga, tamanos: &Tamanos, hilos: usize) -> Medida {
+    let antes = cpu_de_hilos(prefijo);
+    let inicio = Instant::now();
     ejecuta(ejecutor, carga, tamanos);
-    let medidas = (0..repeticiones)
-        .map(|_| {
-            let inicio = Instant::now();
-            ejecuta(ejecutor, carga, tamanos);
-            inicio.elapsed().as_secs_f64() * 1000.0
-        })
-        .collect();
-    ejecutor.apaga();
-    mediana(medidas)
+    let ms = inicio.elapsed().as_secs_f64() * 1000.0;
+    let despues = cpu_de_hilos(prefijo);
+    let mut cpu_por_hilo: Vec<f64> =
+        despues.iter().map(|(tid, fin)| fin - antes.iter().find(|(t, _)| t == tid).map_or(0.0, |(_, a)| *a)).collect();
+    // De más ocupado a menos: «el primer trabajador» es el que más trabajó.
+    cpu_por_hilo.sort_by(|a, b| b.total_cmp(a));
+    cpu_por_hilo.truncate(hilos);
+    Medida { ms, cpu_ms: cpu_por_hilo.iter().sum(), cpu_por_hilo, contadores: [0; 4] }
 }
 // ANCHOR_END: mide
+
+fn mide_una(v: &Variante, carga: Carga, tamanos: &Tamanos, hilos: usize) -> Medida {
+    match v {
+        Variante::UnaCola(e) => mide(e, EJECUTORES[0].1, carga, tamanos, hilos),
+        Variante::Robo(e) => {
+            let k = e.contadores();
+            let lee = || [&k.robos, &k.robadas, &k.desbordes, &k.del_inyector].map(|c| c.load(Ordering::Relaxed));
+            let antes = lee();
+            let mut m = mide(e, EJECUTORES[1].1, carga, tamanos, hilos);
+            let despues = lee();
+            m.contadores = [0, 1, 2, 3].map(|j| despues[j] - antes[j]);
+            m
+        }
+        Variante::Tokio(e) => mide(e, EJECUTORES[2].1, carga, tamanos, hilos),
+    }
+}

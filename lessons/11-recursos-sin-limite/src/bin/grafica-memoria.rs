@@ -37,18 +37,20 @@ fn color(escenario: &str) -> RGBColor {
 fn dibuja(filas: &[Fila], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
     let max_ms = filas.iter().map(|f| f.ms).max().unwrap_or(1).max(1) as f64;
     let max_mib = filas.iter().map(|f| f.rss_mib).fold(1.0, f64::max) * 1.1;
+    // El estilo común del libro: letra legible en la columna, coma decimal.
+    let estilo = graficas::Estilo::para(800);
     let raiz = SVGBackend::new(svg, (800, 450)).into_drawing_area();
     raiz.fill(&WHITE)?;
     let mut grafica = ChartBuilder::on(&raiz)
-        .caption("Memoria residente durante un pico de tráfico", ("sans-serif", 22))
+        .caption("Memoria residente durante un pico de tráfico", estilo.titulo())
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(60)
         .build_cartesian_2d(0f64..max_ms, 0f64..max_mib)?;
-    grafica
-        .configure_mesh()
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+    estilo
+        .malla(&mut grafica.configure_mesh())
+        .x_label_formatter(&|x| graficas::numero(*x, 0))
+        .y_label_formatter(&|y| graficas::numero(*y, 0))
         .light_line_style(RGBColor(0xee, 0xee, 0xee))
         .x_desc("tiempo desde el inicio (ms)")
         .y_desc("memoria residente (MiB)")
@@ -69,8 +71,8 @@ fn dibuja(filas: &[Fila], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error
             .label(etiqueta)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
     }
-    grafica
-        .configure_series_labels()
+    estilo
+        .leyenda(&mut grafica.configure_series_labels())
         .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)

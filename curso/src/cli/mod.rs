@@ -1,0 +1,301 @@
+//! La línea de órdenes de `cargo curso`, en español.
+//!
+//! Dos públicos, dos juegos de órdenes: `cargo curso --help` muestra solo lo
+//! que usa quien aprende; lo de quien mantiene el curso vive bajo
+//! `cargo curso mantenimiento`, con su propia ayuda. Cada orden es una
+//! función corta en [`aprendiz`], [`vigila`] o [`mantenimiento`].
+
+pub mod aprendiz;
+pub mod mantenimiento;
+pub mod vigila;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgAction, CommandFactory, Parser, Subcommand};
+
+const PLANTILLA: &str = "{about}\n\nUso: {usage}\n\n{all-args}{after-help}";
+
+/// Lo que se lee al final de `cargo curso --help`.
+const PIE: &str = "\n\nMás ayuda de una orden: cargo curso ayuda ORDEN (o cargo curso ORDEN --help).\n\
+                   Quien mantiene el curso tiene sus propias órdenes: cargo curso mantenimiento --help";
+
+#[derive(Parser)]
+#[command(
+    name = "cargo curso",
+    bin_name = "cargo curso",
+    about = "La herramienta del curso de Rust asíncrono: tus ejercicios, tu progreso y el libro.",
+    help_template = PLANTILLA,
+    after_help = PIE,
+    disable_help_flag = true,
+    disable_help_subcommand = true,
+    disable_version_flag = true,
+    subcommand_help_heading = "Órdenes",
+    next_help_heading = "Opciones",
+    subcommand_value_name = "ORDEN"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub orden: Orden,
+    /// Muestra esta ayuda
+    #[arg(short = 'h', long = "help", action = ArgAction::Help, global = true)]
+    ayuda: Option<bool>,
+}
+
+/// Las órdenes de quien aprende.
+#[derive(Subcommand)]
+pub enum Orden {
+    /// Lista los ejercicios con su estado y tu progreso
+    #[command(help_template = PLANTILLA)]
+    Lista,
+    /// Prueba un ejercicio (por defecto, el siguiente pendiente) y resume el resultado
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Verifica {
+        /// El nombre del ejercicio (míralo con `cargo curso lista`)
+        #[arg(value_name = "EJERCICIO", help_heading = "Argumentos", conflicts_with = "todos")]
+        ejercicio: Option<String>,
+        /// Prueba todos los ejercicios, capítulo a capítulo, y rehace tu progreso
+        #[arg(long)]
+        todos: bool,
+    },
+    /// Vuelve a probar un ejercicio cada vez que guardas; pasa al siguiente cuando lo superas
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Vigila {
+        /// El ejercicio que vigilar (por defecto, el siguiente pendiente)
+        #[arg(value_name = "EJERCICIO", help_heading = "Argumentos")]
+        ejercicio: Option<String>,
+        /// Sin vigilar archivos: lee órdenes del teclado y Enter vuelve a probar
+        #[arg(long)]
+        manual: bool,
+    },
+    /// Muestra las pistas de un ejercicio (por defecto, el siguiente pendiente)
+    #[command(help_template = PLANTILLA)]
+    Pista {
+        /// El nombre del ejercicio
+        #[arg(value_name = "EJERCICIO", help_heading = "Argumentos")]
+        ejercicio: Option<String>,
+    },
+    /// Dice dónde está la solución de un ejercicio que ya superaste y cómo ejecutarla
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Solucion {
+        /// El nombre del ejercicio
+        #[arg(value_name = "EJERCICIO", help_heading = "Argumentos")]
+        ejercicio: String,
+        /// Muéstrala aunque no hayas superado el ejercicio (para quien enseña)
+        #[arg(long)]
+        mostrar: bool,
+    },
+    /// Devuelve un ejercicio a su código inicial (guarda antes una copia del tuyo)
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Reinicia {
+        /// El nombre del ejercicio
+        #[arg(value_name = "EJERCICIO", help_heading = "Argumentos")]
+        ejercicio: String,
+        /// No preguntes: responde que sí
+        #[arg(long)]
+        si: bool,
+    },
+    /// Construye el libro (con sus diagramas) y lo sirve en http://127.0.0.1:3000
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Libro {
+        /// Solo construye el libro; no lo sirve
+        #[arg(long)]
+        solo_construir: bool,
+        /// Puerto local donde servirlo
+        #[arg(long, default_value_t = 3000, value_name = "N")]
+        puerto: u16,
+        /// Carpeta de salida (por defecto, target/libro)
+        #[arg(long, value_name = "CARPETA")]
+        destino: Option<PathBuf>,
+    },
+    /// Muestra la ayuda de cargo curso o la de una orden
+    #[command(help_template = PLANTILLA, alias = "help")]
+    Ayuda {
+        /// La orden de la que quieres ayuda
+        #[arg(value_name = "ORDEN", help_heading = "Argumentos")]
+        orden: Option<String>,
+    },
+    /// Las órdenes de quien mantiene el curso
+    #[command(
+        subcommand,
+        hide = true,
+        help_template = PLANTILLA,
+        subcommand_help_heading = "Órdenes",
+        subcommand_value_name = "ORDEN",
+        about = "Las órdenes de quien mantiene el curso: comprobar, medir, revisar el libro publicado."
+    )]
+    Mantenimiento(mantenimiento::Orden),
+}
+
+/// Punto de entrada: lee los argumentos, ejecuta la orden y traduce el resultado a un código de salida.
+pub fn principal() -> ExitCode {
+    let cli = match Cli::try_parse_from(argumentos()) {
+        Ok(cli) => cli,
+        Err(e) => return error_de_argumentos(e),
+    };
+    let raiz = curso::raiz();
+    let resultado = match cli.orden {
+        Orden::Lista => aprendiz::lista(&raiz),
+        Orden::Verifica { ejercicio: _, todos: true } => aprendiz::verifica_todos(&raiz),
+        Orden::Verifica { ejercicio, todos: false } => aprendiz::verifica(&raiz, ejercicio.as_deref()),
+        Orden::Vigila { ejercicio, manual } => vigila::vigilar(&raiz, ejercicio.as_deref(), manual),
+        Orden::Pista { ejercicio } => aprendiz::pista(&raiz, ejercicio.as_deref()),
+        Orden::Solucion { ejercicio, mostrar } => aprendiz::solucion(&raiz, &ejercicio, mostrar),
+        Orden::Reinicia { ejercicio, si } => aprendiz::reinicia(&raiz, &ejercicio, si),
+        Orden::Libro { solo_construir, puerto, destino } => {
+            aprendiz::libro(&raiz, solo_construir, puerto, destino.as_deref())
+        }
+        Orden::Ayuda { orden } => return ayuda(orden.as_deref()),
+        Orden::Mantenimiento(orden) => mantenimiento::ejecutar(&raiz, orden),
+    };
+    match resultado {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(mensaje) => {
+            eprintln!("error: {mensaje}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cargo curso x` llega como `curso x`; `cargo run -p curso -- curso x` también.
+fn argumentos() -> Vec<String> {
+    let mut args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "curso") {
+        args.remove(1);
+    }
+    args
+}
+
+/// La ayuda de la herramienta, o la de una orden (también las de mantenimiento).
+fn ayuda(orden: Option<&str>) -> ExitCode {
+    let mut raiz = Cli::command();
+    raiz.build();
+    let Some(nombre) = orden else {
+        print!("{}", en_espanol(&raiz.render_help().to_string()));
+        return ExitCode::SUCCESS;
+    };
+    let encontrada = raiz.find_subcommand_mut(nombre).map(|c| c.render_help().to_string()).or_else(|| {
+        raiz.find_subcommand_mut("mantenimiento")
+            .and_then(|m| m.find_subcommand_mut(nombre))
+            .map(|c| c.render_help().to_string())
+    });
+    match encontrada {
+        Some(texto) => {
+            print!("{}", en_espanol(&texto));
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("error: «{nombre}» no es una orden de cargo curso; míralas con cargo curso --help");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Lo poco que clap escribe siempre en inglés, en español.
+pub fn en_espanol(texto: &str) -> String {
+    texto
+        .replace("[OPTIONS]", "[OPCIONES]")
+        .replace("<COMMAND>", "<ORDEN>")
+        .replace("[default: ", "[por defecto: ")
+        .replace("Arguments:", "Argumentos:")
+        .replace("Options:", "Opciones:")
+        .replace("Commands:", "Órdenes:")
+        .replace("Usage:", "Uso:")
+}
+
+/// Los errores de clap, en español y en una línea.
+fn error_de_argumentos(e: clap::Error) -> ExitCode {
+    let contexto = |k: ContextKind| match e.get(k) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(", "),
+        Some(otro) => otro.to_string(),
+        None => String::new(),
+    };
+    let sugerencia = match contexto(ContextKind::SuggestedSubcommand) {
+        s if s.is_empty() => String::new(),
+        s => format!("; ¿quisiste decir «{s}»?"),
+    };
+    let mensaje = match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            print!("{}", en_espanol(&e.render().to_string()));
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            eprint!("{}", en_espanol(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
+        ErrorKind::InvalidSubcommand => {
+            format!("«{}» no es una orden de cargo curso{sugerencia}", contexto(ContextKind::InvalidSubcommand))
+        }
+        ErrorKind::UnknownArgument => {
+            let arg = contexto(ContextKind::InvalidArg);
+            if arg.starts_with('-') {
+                format!("opción desconocida «{arg}»")
+            } else {
+                format!("sobra el argumento «{arg}»: esta orden no lo espera")
+            }
+        }
+        ErrorKind::MissingRequiredArgument => format!("falta {}", contexto(ContextKind::InvalidArg)),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => format!(
+            "«{}» no es un valor válido para {}",
+            contexto(ContextKind::InvalidValue),
+            contexto(ContextKind::InvalidArg)
+        ),
+        ErrorKind::ArgumentConflict => {
+            format!(
+                "{} no se puede usar junto con {}",
+                contexto(ContextKind::InvalidArg),
+                contexto(ContextKind::PriorArg)
+            )
+        }
+        ErrorKind::TooManyValues => format!("demasiados valores para {}", contexto(ContextKind::InvalidArg)),
+        _ => "argumentos no válidos".to_string(),
+    };
+    eprintln!("error: {mensaje}\n(ayuda: cargo curso --help)");
+    ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    /// Palabras de la interfaz de clap que no deben llegar a quien usa el curso.
+    const EN_INGLES: &[&str] =
+        &["Usage", "Arguments", "Options", "Commands", "OPTIONS", "COMMAND", "default:", "Print help"];
+
+    fn todas_las_ayudas() -> Vec<(String, String)> {
+        let mut raiz = Cli::command();
+        raiz.build();
+        let mut ayudas = vec![("cargo curso".to_string(), raiz.clone().render_help().to_string())];
+        for sub in raiz.get_subcommands() {
+            ayudas.push((sub.get_name().to_string(), sub.clone().render_help().to_string()));
+            for subsub in sub.get_subcommands() {
+                ayudas.push((subsub.get_name().to_string(), subsub.clone().render_help().to_string()));
+            }
+        }
+        ayudas
+    }
+
+    #[test]
+    fn ninguna_ayuda_tiene_palabras_en_ingles() {
+        for (orden, texto) in todas_las_ayudas() {
+            let texto = en_espanol(&texto);
+            for palabra in EN_INGLES {
+                assert!(!texto.contains(palabra), "la ayuda de «{orden}» dice «{palabra}»:\n{texto}");
+            }
+        }
+    }
+
+    #[test]
+    fn la_ayuda_de_quien_aprende_no_lista_las_de_mantenimiento() {
+        let texto = Cli::command().render_help().to_string();
+        for orden in ["comprueba", "navegador", "ortografia", "ciclo", "mide", "graficas", "fija-iniciales"] {
+            assert!(
+                !texto.contains(&format!("  {orden} ")),
+                "«{orden}» aparece en la ayuda de quien aprende:\n{texto}"
+            );
+        }
+        assert!(texto.contains("cargo curso mantenimiento --help"), "{texto}");
+    }
+}

@@ -1,0 +1,144 @@
+//! `cargo curso vigila`: prueba, espera a que guardes, repite.
+//!
+//! Vigila los archivos aunque no haya terminal (lanzado en segundo plano o
+//! como tarea del editor): solo para con Ctrl+C o una señal. El teclado se lee
+//! si hay terminal (p, l, q) y, en `--manual`, Enter vuelve a probar.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use curso::ejercicios::{self, Ejercicio};
+use curso::practica::{self, Estado};
+
+use super::aprendiz;
+
+enum Evento {
+    Cambio,
+    Linea(String),
+    /// Se acabó la entrada estándar.
+    Fin,
+}
+
+pub fn vigilar(raiz: &Path, nombre: Option<&str>, manual: bool) -> Result<(), String> {
+    let lista = ejercicios::cargar(raiz)?;
+    let Some(primero) = aprendiz::elegir(raiz, &lista, nombre)? else {
+        println!("¡Has terminado todos los ejercicios!");
+        return Ok(());
+    };
+    let mut actual = lista.iter().position(|e| e.nombre == primero.nombre).unwrap_or_default();
+    let (tx, rx) = mpsc::channel();
+    let teclado = manual || std::io::stdin().is_terminal();
+    if teclado {
+        leer_teclado(tx.clone());
+    }
+    let _vigilante = if manual {
+        None
+    } else {
+        match vigilante(raiz, tx) {
+            Ok(v) => Some(v),
+            Err(err) if teclado => {
+                println!("No puedo vigilar los archivos aquí ({err}). Sigo en modo manual: Enter vuelve a probar.");
+                None
+            }
+            Err(err) => return Err(format!("no puedo vigilar los archivos aquí ({err}); prueba con --manual")),
+        }
+    };
+    let automatico = _vigilante.is_some();
+    loop {
+        let e = &lista[actual];
+        let archivo = e.carpeta().join(&e.archivo);
+        println!("\n──────── Vigilando «{}» ({}) ────────", e.nombre, archivo.display());
+        let r = practica::verificar(raiz, &lista, e)?;
+        practica::anotar(raiz, &[(e, r.paso)])?;
+        print!("{}", r.informe);
+        if r.paso {
+            match practica::siguiente(&practica::estados(raiz, &lista)) {
+                Some(i) => {
+                    println!("Superado. Vamos con «{}»: {}", lista[i].nombre, lista[i].titulo);
+                    actual = i;
+                    continue;
+                }
+                None => {
+                    println!("¡Has terminado todos los ejercicios!");
+                    return Ok(());
+                }
+            }
+        }
+        println!("\n{}", instrucciones(automatico, teclado));
+        if !esperar(&rx, e, raiz, &lista, automatico)? {
+            return Ok(());
+        }
+    }
+}
+
+fn instrucciones(automatico: bool, teclado: bool) -> &'static str {
+    match (automatico, teclado) {
+        (true, true) => "Guarda el archivo para volver a probar. p+Enter: pista · l+Enter: lista · q+Enter: salir",
+        (true, false) => "Guarda el archivo para volver a probar. Para salir: Ctrl+C.",
+        (false, _) => "Enter: volver a probar · p+Enter: pista · l+Enter: lista · q+Enter: salir",
+    }
+}
+
+/// Espera hasta que toque volver a probar (`true`) o haya que salir (`false`).
+fn esperar(
+    rx: &mpsc::Receiver<Evento>,
+    e: &Ejercicio,
+    raiz: &Path,
+    lista: &[Ejercicio],
+    automatico: bool,
+) -> Result<bool, String> {
+    loop {
+        let Ok(evento) = rx.recv() else {
+            return Err("se perdió la vigilancia de archivos".into());
+        };
+        match evento {
+            Evento::Cambio => {
+                // Un guardado suele llegar como varios avisos seguidos.
+                while rx.recv_timeout(Duration::from_millis(300)).is_ok_and(|ev| matches!(ev, Evento::Cambio)) {}
+                return Ok(true);
+            }
+            Evento::Linea(l) if l.is_empty() && !automatico => return Ok(true),
+            Evento::Linea(l) if l.is_empty() => {}
+            Evento::Linea(l) if l == "p" => aprendiz::mostrar_pistas(e),
+            Evento::Linea(l) if l == "l" => {
+                let estados = practica::estados(raiz, lista);
+                print!("{}", practica::listado(lista, &estados, false));
+                let hechos = estados.iter().filter(|x| **x == Estado::Hecho).count();
+                println!("Progreso: {}", practica::barra(hechos, lista.len()));
+            }
+            Evento::Linea(l) if l == "q" => return Ok(false),
+            Evento::Linea(l) => println!("No entiendo «{l}». Usa p, l o q."),
+            // Sin teclado que leer, en modo manual ya no llegará ninguna orden.
+            Evento::Fin if !automatico => return Ok(false),
+            Evento::Fin => {}
+        }
+    }
+}
+
+fn leer_teclado(tx: mpsc::Sender<Evento>) {
+    std::thread::spawn(move || {
+        for linea in std::io::stdin().lock().lines() {
+            let Ok(linea) = linea else { break };
+            if tx.send(Evento::Linea(linea.trim().to_lowercase())).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Evento::Fin);
+    });
+}
+
+fn vigilante(raiz: &Path, tx: mpsc::Sender<Evento>) -> notify::Result<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        if let Ok(ev) = ev {
+            let cambia = matches!(ev.kind, EventKind::Modify(_) | EventKind::Create(_));
+            if cambia && ev.paths.iter().any(|p| p.extension().is_some_and(|x| x == "rs")) {
+                let _ = tx.send(Evento::Cambio);
+            }
+        }
+    })?;
+    w.watch(&raiz.join("exercises"), RecursiveMode::Recursive)?;
+    Ok(w)
+}

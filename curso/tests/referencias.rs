@@ -1,0 +1,141 @@
+//! Las referencias del libro: la comprobación falla cuando debe, con el
+//! archivo y la línea, en un curso mínimo hecho a propósito; y el libro de
+//! verdad la pasa.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn raiz() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+const REFERENCIAS: &str = "# Referencias\n\n## Tokio\n\n\
+                           ### 1. Tokio: la cola local {#ref-cola}\n\nCabe un número fijo de tareas.\n\n\
+                           - [queue.rs](https://github.com/tokio-rs/tokio/blob/tokio-1.54.1/tokio/src/runtime/scheduler/multi_thread/queue.rs#L63)\n\n\
+                           ### 2. Un artículo {#ref-articulo}\n\nDemuestra algo.\n\n\
+                           - [doi:10.1145/324133.324234](https://doi.org/10.1145/324133.324234)\n";
+
+const CAPITULO: &str = "# Prueba\n\nLa cola local tiene tope ([Tokio: la cola local](referencias.md#ref-cola)).\n";
+
+const REGISTRO: &str = "[[dato]]\nvalores = [\"256 B\"]\nque = \"x\"\ntipo = \"citado\"\nreferencia = \"articulo\"\n";
+
+/// Un curso mínimo: la página de referencias, un capítulo y un registro.
+fn curso_minimo(nombre: &str, referencias: &str, capitulo: &str, registro: &str) -> PathBuf {
+    let r = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("referencias-minimo").join(nombre);
+    let _ = fs::remove_dir_all(&r);
+    let escribe = |ruta: &str, texto: &str| {
+        let p = r.join(ruta);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, texto).unwrap();
+    };
+    escribe("book/referencias.md", referencias);
+    escribe("book/01-prueba.md", capitulo);
+    escribe("lessons/01-prueba/mediciones.toml", registro);
+    r
+}
+
+fn problemas(r: &Path) -> Vec<String> {
+    curso::referencias::comprobar(r)
+}
+
+fn alguno(p: &[String], trozo: &str) -> bool {
+    p.iter().any(|x| x.contains(trozo))
+}
+
+#[test]
+fn un_curso_bien_citado_no_tiene_problemas() {
+    let r = curso_minimo("bien", REFERENCIAS, CAPITULO, REGISTRO);
+    assert_eq!(problemas(&r), Vec::<String>::new());
+}
+
+#[test]
+fn nombrar_un_archivo_de_fuera_es_un_problema() {
+    let capitulo = format!("{CAPITULO}\nComo dice facts.md, nada.\nMira ../shared/reference/glosario.md.\n");
+    let p = problemas(&curso_minimo("fuera", REFERENCIAS, &capitulo, REGISTRO));
+    assert!(alguno(&p, "book/01-prueba.md:5: «facts.md» nombra un archivo de fuera del repositorio"), "{p:#?}");
+    assert!(alguno(&p, "book/01-prueba.md:6: «../shared» nombra un archivo de fuera"), "{p:#?}");
+
+    let registro =
+        REGISTRO.replace("referencia = \"articulo\"", "referencia = \"articulo\"\nque2 = \"facts.md, hecho 7\"");
+    let p = problemas(&curso_minimo("fuera-registro", REFERENCIAS, CAPITULO, &registro));
+    assert!(alguno(&p, "lessons/01-prueba/mediciones.toml:6: «facts.md»"), "{p:#?}");
+}
+
+#[test]
+fn citar_un_texto_que_nadie_tiene_es_un_problema() {
+    let capitulo = format!(
+        "{CAPITULO}\nEs el hecho 7 de las referencias del curso.\n\
+         La fuente de este capítulo dice otra cosa.\nEl texto del que parte el curso exagera.\n\
+         El código fuente de Tokio, en cambio, se puede leer.\n"
+    );
+    let p = problemas(&curso_minimo("oculta", REFERENCIAS, &capitulo, REGISTRO));
+    assert!(alguno(&p, "book/01-prueba.md:5: «hecho 7» cita un texto que quien lee no tiene"), "{p:#?}");
+    assert!(alguno(&p, "book/01-prueba.md:6: «fuente de este capítulo»"), "{p:#?}");
+    assert!(alguno(&p, "book/01-prueba.md:7: «texto del que part»"), "{p:#?}");
+    assert!(!alguno(&p, "book/01-prueba.md:8"), "«código fuente» no es citar un texto oculto: {p:#?}");
+
+    let registro = format!("{REGISTRO}semilla = \"lo que decía otro\"\n");
+    let p = problemas(&curso_minimo("semilla", REFERENCIAS, CAPITULO, &registro));
+    assert!(alguno(&p, "lessons/01-prueba/mediciones.toml:6: «semilla ="), "{p:#?}");
+}
+
+#[test]
+fn el_codigo_que_el_libro_incluye_tampoco_cita_textos_ocultos() {
+    let r = curso_minimo("codigo", REFERENCIAS, CAPITULO, REGISTRO);
+    let codigo = "// ANCHOR: constantes\n/// Como en Tokio (hecho 1).\npub const N: usize = 256;\n\
+                  /// Lee la fuente de datos; mira facts.md.\npub fn f() {}\n";
+    for ruta in ["exercises/01-prueba/src/lib.rs", "solutions/01-prueba/src/lib.rs", "lessons/01-prueba/target/x.rs"] {
+        let p = r.join(ruta);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, codigo).unwrap();
+    }
+    let p = problemas(&r);
+    assert!(alguno(&p, "exercises/01-prueba/src/lib.rs:2: «hecho 1»"), "{p:#?}");
+    assert!(alguno(&p, "solutions/01-prueba/src/lib.rs:4: «facts.md»"), "{p:#?}");
+    assert_eq!(p.len(), 4, "«la fuente» en un comentario no cuenta, y target/ no se mira: {p:#?}");
+}
+
+#[test]
+fn citar_una_entrada_que_no_existe_es_un_problema() {
+    let capitulo = format!("{CAPITULO}\nVéase [otra](referencias.md#ref-no-existe) y [mal](referencias.md#cola).\n");
+    let registro = REGISTRO.replace("\"articulo\"", "\"tampoco\"");
+    let p = problemas(&curso_minimo("no-existe", REFERENCIAS, &capitulo, &registro));
+    assert!(alguno(&p, "book/01-prueba.md:5: cita «no-existe», que no es ninguna entrada"), "{p:#?}");
+    assert!(alguno(&p, "book/01-prueba.md:5: el enlace a referencias.md#cola no lleva a una entrada"), "{p:#?}");
+    assert!(alguno(&p, "lessons/01-prueba/mediciones.toml:5: cita «tampoco», que no es ninguna entrada"), "{p:#?}");
+}
+
+#[test]
+fn una_entrada_que_nadie_cita_es_un_problema() {
+    // El capítulo ya no cita la cola: solo la cita la propia página, que no cuenta.
+    let referencias = format!("{REFERENCIAS}\nComo en [la cola](#ref-cola).\n");
+    let p = problemas(&curso_minimo("sin-citar", &referencias, "# Prueba\n\nNada.\n", REGISTRO));
+    assert_eq!(p.len(), 1, "{p:#?}");
+    assert!(p[0].contains("book/referencias.md:5: nadie cita la entrada «Tokio: la cola local» (ref-cola)"), "{p:#?}");
+}
+
+#[test]
+fn una_entrada_sin_enlace_https_fijado_o_sin_ancla_es_un_problema() {
+    let referencias = REFERENCIAS.replace("https://doi.org", "http://doi.org")
+        + "\n### 3. Sin enlaces {#ref-sin}\n\nSolo texto.\n\n### 4. Sin ancla\n\n- [x](https://x.example)\n"
+        + "\n### 5. Sin versión {#ref-suelta}\n\n- [tokio](https://docs.rs/tokio/latest/tokio/)\n";
+    let capitulo = format!("{CAPITULO}\n[sin](referencias.md#ref-sin) [suelta](referencias.md#ref-suelta)\n");
+    let p = problemas(&curso_minimo("sin-https", &referencias, &capitulo, REGISTRO));
+    assert!(alguno(&p, "book/referencias.md:15: la entrada «Un artículo» enlaza con http://"), "{p:#?}");
+    assert!(alguno(&p, "book/referencias.md:11: la entrada «Un artículo» no tiene ningún enlace https://"), "{p:#?}");
+    assert!(alguno(&p, "book/referencias.md:17: la entrada «Sin enlaces» no tiene ningún enlace https://"), "{p:#?}");
+    assert!(alguno(&p, "book/referencias.md:21: la entrada «4. Sin ancla» no tiene ancla"), "{p:#?}");
+    assert!(
+        alguno(
+            &p,
+            "book/referencias.md:27: la entrada «Sin versión» enlaza con https://docs.rs/tokio/latest/tokio/, que no está fijado"
+        ),
+        "{p:#?}"
+    );
+}
+
+#[test]
+fn el_libro_de_verdad_cita_bien_sus_referencias() {
+    let p = problemas(&raiz());
+    assert!(p.is_empty(), "problemas con las referencias:\n- {}", p.join("\n- "));
+}

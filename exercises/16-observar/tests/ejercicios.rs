@@ -1,0 +1,493 @@
+//! Pruebas del capítulo 16. Las mismas pruebas corren contra tu ejercicio
+//! (`exercises/16-observar`) y contra la solución (`solutions/16-observar`).
+//! Un módulo por ejercicio. Todas usan el reloj en pausa o muestras
+//! inventadas, salvo una que mira un *runtime* de verdad (con un límite).
+
+use std::time::Duration;
+
+use tracing_subscriber::layer::SubscriberExt;
+
+/// Milisegundos con decimales, para no probar solo números redondos.
+fn ms(x: f64) -> Duration {
+    Duration::from_secs_f64(x / 1000.0)
+}
+
+/// Propiedades de `sondeos` (cada prueba rompe si falla solo la suya):
+///
+/// 1. Un sondeo por cada `poll` del *future* instrumentado.
+/// 2. El tiempo ocupado suma solo lo que pasa dentro (entre entrada y
+///    salida), no el tiempo entre sondeos ni el que la tarea pasa dormida.
+/// 3. Cada tramo lleva su propia cuenta, también anidados.
+/// 4. Dos tramos con el mismo nombre son dos medidas, cada una con lo suyo.
+/// 5. El informe trae una medida por tramo creado, en orden de creación:
+///    también los cerrados y los que nunca se sondearon.
+/// 6. En un *runtime* de verdad, una tarea con su tramo da sus entradas (los
+///    sondeos y la entrada con la que `Instrumented` suelta el *future*) y el
+///    tiempo que dormía no cuenta como ocupado.
+mod sondeos {
+    use super::*;
+    use observar::sondeos::{ContadorDeSondeos, Medida};
+    use std::task::Poll;
+    use tokio::time::advance;
+    use tokio_test::{assert_pending, assert_ready};
+    use tracing::{Instrument, info_span};
+
+    fn con_contador() -> (ContadorDeSondeos, tracing::subscriber::DefaultGuard) {
+        let contador = ContadorDeSondeos::new();
+        let guarda = tracing::subscriber::set_default(tracing_subscriber::registry().with(contador.clone()));
+        (contador, guarda)
+    }
+
+    fn medida(nombre: &'static str, sondeos: u64, ocupado: Duration) -> Medida {
+        Medida { nombre, sondeos, ocupado }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_sondeo_por_cada_poll() {
+        let (contador, _g) = con_contador();
+        let mut restantes = 4;
+        let trabajo = std::future::poll_fn(move |cx| {
+            if restantes == 0 {
+                return Poll::Ready(());
+            }
+            restantes -= 1;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        });
+        let mut tarea = tokio_test::task::spawn(trabajo.instrument(info_span!("trabajo")));
+        for _ in 0..4 {
+            assert_pending!(tarea.poll());
+        }
+        assert_ready!(tarea.poll());
+        assert_eq!(
+            contador.informe(),
+            [medida("trabajo", 5, Duration::ZERO)],
+            "el future se sondeó 5 veces (4 Pending y 1 Ready) sin que pasara el tiempo"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn el_tiempo_ocupado_solo_cuenta_lo_de_dentro() {
+        let (contador, _g) = con_contador();
+        let tramo = info_span!("peticion");
+        {
+            let _dentro = tramo.enter();
+            advance(ms(3.25)).await;
+        }
+        advance(ms(50.0)).await; // fuera del tramo: no cuenta
+        {
+            let _dentro = tramo.enter();
+            advance(ms(4.5)).await;
+        }
+        advance(ms(20.0)).await; // tampoco
+        drop(tramo);
+        assert_eq!(
+            contador.informe(),
+            [medida("peticion", 2, ms(7.75))],
+            "dentro del tramo pasaron 3,25 + 4,5 ms; los 70 ms de fuera no cuentan"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn los_tramos_anidados_llevan_cuentas_separadas() {
+        let (contador, _g) = con_contador();
+        let padre = info_span!("padre");
+        {
+            let _p = padre.enter();
+            advance(ms(2.0)).await;
+            let hijo = info_span!("hijo");
+            {
+                let _h = hijo.enter();
+                advance(ms(5.0)).await;
+            }
+            advance(ms(1.5)).await;
+        }
+        assert_eq!(
+            contador.informe(),
+            [medida("padre", 1, ms(8.5)), medida("hijo", 1, ms(5.0))],
+            "el padre estuvo dentro 2 + 5 + 1,5 ms (el hijo corre dentro de él); el hijo, 5 ms"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn dos_tramos_con_el_mismo_nombre_son_dos_medidas() {
+        let (contador, _g) = con_contador();
+        let a = info_span!("peticion");
+        let b = info_span!("peticion");
+        for (tramo, dura) in [(&a, 1.0), (&b, 3.0), (&a, 1.25)] {
+            let _dentro = tramo.enter();
+            advance(ms(dura)).await;
+        }
+        assert_eq!(
+            contador.informe(),
+            [medida("peticion", 2, ms(2.25)), medida("peticion", 1, ms(3.0))],
+            "dos peticiones distintas: la primera entró dos veces (1 + 1,25 ms), la segunda una (3 ms)"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn el_informe_guarda_los_cerrados_y_los_nunca_sondeados() {
+        let (contador, _g) = con_contador();
+        let abierto = info_span!("abierto");
+        let nunca = info_span!("nunca");
+        drop(nunca);
+        let cerrado = info_span!("cerrado");
+        {
+            let _dentro = cerrado.enter();
+            advance(ms(1.0)).await;
+        }
+        drop(cerrado);
+        let ultimo = info_span!("ultimo");
+        {
+            let _dentro = ultimo.enter();
+            advance(ms(0.5)).await;
+        }
+        assert_eq!(
+            contador.informe(),
+            [
+                medida("abierto", 0, Duration::ZERO),
+                medida("nunca", 0, Duration::ZERO),
+                medida("cerrado", 1, ms(1.0)),
+                medida("ultimo", 1, ms(0.5)),
+            ],
+            "una medida por tramo creado, en orden de creación, aunque se haya cerrado o no se haya sondeado"
+        );
+        drop(abierto);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn en_un_runtime_dormir_no_es_estar_ocupado() {
+        let (contador, _g) = con_contador();
+        let (aviso, llega) = tokio::sync::oneshot::channel::<()>();
+        let tarea = tokio::spawn(
+            async {
+                for _ in 0..3 {
+                    tokio::task::yield_now().await;
+                }
+                let _ = llega.await;
+            }
+            .instrument(info_span!("tarea")),
+        );
+        // Mientras esta prueba duerme, la tarea llega a `llega.await` y espera 10 ms dormida.
+        tokio::time::sleep(ms(10.0)).await;
+        aviso.send(()).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), tarea)
+            .await
+            .expect("la tarea instrumentada no terminó (¿se quedó parada en tu capa?)")
+            .expect("la tarea no entra en pánico");
+        assert_eq!(
+            contador.informe(),
+            [medida("tarea", 6, Duration::ZERO)],
+            "3 yield_now y una espera son 5 sondeos, y `Instrumented` entra una vez más en el tramo para \
+             soltar el future: 6 entradas; los 10 ms dormida no son tiempo ocupado"
+        );
+    }
+}
+
+/// Propiedades de `atascados` (cada prueba rompe si falla solo la suya):
+///
+/// 1. Un trabajador aparcado (contador impar) no está atascado, aunque no se mueva.
+/// 2. Uno despierto (par) y quieto al menos `umbral` sí, aunque su tiempo
+///    ocupado no suba (no se publica hasta que se aparca).
+/// 3. El umbral se cumple justo en el límite y no un microsegundo antes.
+/// 4. Solo cuenta el final: quieto antes y en marcha ahora no es atascado.
+/// 5. El tiempo sale de los instantes de las muestras, no del número de muestras.
+/// 6. Devuelve todos los atascados, en orden creciente.
+/// 7. Con menos de dos muestras, ninguno.
+/// 8. Con un *runtime* de verdad, señala el único trabajador bloqueado.
+mod atascado {
+    use super::*;
+    use observar::atascado::{Muestra, atascados, muestra};
+
+    /// Una muestra en el instante `t` (ms), con el tiempo ocupado y el contador de cada trabajador.
+    fn m(t: f64, ocupado: &[f64], aparca: &[u64]) -> Muestra {
+        Muestra { instante: ms(t), ocupado: ocupado.iter().map(|&x| ms(x)).collect(), aparca: aparca.to_vec() }
+    }
+
+    #[test]
+    fn aparcado_no_es_atascado() {
+        // El 0 duerme aparcado todo el rato; el 1 trabaja y se aparca a menudo.
+        let muestras =
+            [m(0.0, &[5.0, 5.0], &[7, 10]), m(250.0, &[5.0, 80.0], &[7, 30]), m(500.0, &[5.0, 160.0], &[7, 52])];
+        assert_eq!(atascados(&muestras, ms(100.0)), Vec::<usize>::new(), "un contador impar es un trabajador dormido");
+    }
+
+    #[test]
+    fn despierto_y_quieto_es_atascado_aunque_no_sume_ocupado() {
+        // El 0 se despertó (par) y no ha vuelto: su tiempo ocupado no sube porque no publica.
+        // El 1 está muy ocupado, pero se aparca y despierta: está sano.
+        let muestras =
+            [m(0.0, &[12.0, 40.0], &[8, 20]), m(150.0, &[12.0, 170.0], &[8, 26]), m(300.0, &[12.0, 290.0], &[8, 34])];
+        assert_eq!(atascados(&muestras, ms(200.0)), [0], "el 0 lleva 300 ms despierto sin moverse");
+    }
+
+    #[test]
+    fn el_umbral_se_cumple_justo_en_el_limite() {
+        let muestras = [m(0.0, &[0.0], &[2]), m(33.3, &[0.0], &[2]), m(66.7, &[0.0], &[2])];
+        assert_eq!(atascados(&muestras, ms(66.7)), [0], "66,7 ms quieto con un umbral de 66,7 ms: atascado");
+        assert_eq!(
+            atascados(&muestras, ms(66.7) + Duration::from_micros(1)),
+            Vec::<usize>::new(),
+            "un microsegundo menos de lo pedido: todavía no"
+        );
+    }
+
+    #[test]
+    fn solo_cuenta_como_esta_al_final() {
+        // El 0 estuvo quieto 400 ms, pero ya se movió; el 1 lleva 120 ms quieto desde su último cambio.
+        let muestras = [
+            m(0.0, &[1.0, 1.0], &[4, 2]),
+            m(200.0, &[1.0, 50.0], &[4, 6]),
+            m(300.0, &[1.0, 60.0], &[4, 8]),
+            m(400.0, &[1.0, 60.0], &[4, 8]),
+            m(410.0, &[300.0, 60.0], &[6, 8]),
+            m(420.0, &[301.0, 60.0], &[6, 8]),
+        ];
+        assert_eq!(atascados(&muestras, ms(100.0)), [1], "el 0 ya se movió; el 1 lleva de 300 a 420 ms quieto");
+    }
+
+    #[test]
+    fn el_tiempo_sale_de_los_instantes_no_de_contar_muestras() {
+        // Muestras irregulares: tres que cubren 200 ms y, en otro caso, diez que cubren 9 ms.
+        let pocas = [m(0.0, &[0.0], &[2]), m(5.0, &[0.0], &[2]), m(200.0, &[0.0], &[2])];
+        assert_eq!(atascados(&pocas, ms(150.0)), [0], "tres muestras, pero 200 ms quieto");
+        let muchas: Vec<Muestra> = (0..10).map(|i| m(i as f64, &[0.0], &[2])).collect();
+        assert_eq!(atascados(&muchas, ms(150.0)), Vec::<usize>::new(), "diez muestras, pero solo 9 ms");
+    }
+
+    #[test]
+    fn devuelve_todos_los_atascados_en_orden() {
+        let muestras = [m(0.0, &[0.0; 4], &[1, 6, 3, 10]), m(90.0, &[0.0, 0.0, 0.0, 0.0], &[1, 6, 5, 10])];
+        assert_eq!(atascados(&muestras, ms(90.0)), [1, 3], "el 1 y el 3 llevan 90 ms despiertos y quietos");
+    }
+
+    #[test]
+    fn con_menos_de_dos_muestras_ninguno() {
+        assert_eq!(atascados(&[], Duration::ZERO), Vec::<usize>::new(), "sin muestras no hay nada que decir");
+        assert_eq!(
+            atascados(&[m(50.0, &[0.0, 0.0], &[2, 4])], Duration::ZERO),
+            Vec::<usize>::new(),
+            "con una sola muestra no se sabe si se mueve"
+        );
+    }
+
+    #[test]
+    fn en_un_runtime_de_verdad_senala_al_bloqueado() {
+        use std::sync::mpsc;
+        use std::time::Instant;
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let (empezo, ha_empezado) = mpsc::channel();
+        let (soltar, suelta) = mpsc::channel::<()>();
+        rt.spawn(async move {
+            empezo.send(()).unwrap();
+            // El error que se busca: una espera bloqueante dentro de una tarea (con un límite).
+            let _ = suelta.recv_timeout(Duration::from_secs(5));
+        });
+        ha_empezado.recv_timeout(Duration::from_secs(5)).expect("la tarea bloqueante no llegó a empezar en 5 s");
+        std::thread::sleep(Duration::from_millis(20)); // que el otro trabajador se aparque
+        let inicio = Instant::now();
+        let mut muestras = Vec::new();
+        for _ in 0..7 {
+            muestras.push(muestra(&rt.metrics(), inicio.elapsed()));
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let resultado = atascados(&muestras, Duration::from_millis(40));
+        drop(soltar);
+        rt.shutdown_timeout(Duration::from_secs(1));
+        assert_eq!(resultado.len(), 1, "hay un trabajador bloqueado y otro dormido; muestras: {muestras:#?}");
+    }
+}
+
+/// Propiedades de `seguir` (cada prueba rompe si falla solo la suya):
+///
+/// 1. Cada evento de una petición está dentro de `peticion{id}` y del tramo
+///    de su paso (`autentica`, `consulta`).
+/// 2. El tramo `consulta` cuelga del de la petición aunque corra en otra tarea.
+/// 3. Cada tramo cubre su paso entero: `peticion` y `consulta` duran lo que
+///    dura la espera; al acabar, todos están cerrados. (Milisegundos enteros:
+///    los temporizadores de Tokio redondean al milisegundo.)
+/// 4. Dos peticiones a la vez, en la misma tarea, no mezclan sus eventos.
+mod seguir {
+    use super::*;
+    use observar::seguir::atiende;
+    use std::fmt::Debug;
+    use std::sync::{Arc, Mutex};
+    use tokio::time::Instant;
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id};
+    use tracing::{Event, Subscriber};
+    use tracing_subscriber::layer::{Context, Layer};
+    use tracing_subscriber::registry::LookupSpan;
+
+    #[derive(Debug, Clone)]
+    struct TramoVisto {
+        nombre: &'static str,
+        id: Option<u64>,
+        padre: Option<usize>,
+        creado: Instant,
+        cerrado: Option<Instant>,
+    }
+
+    #[derive(Default)]
+    struct Visto {
+        tramos: Vec<TramoVisto>,
+        eventos: Vec<String>,
+    }
+
+    /// Un suscriptor de prueba: apunta cada tramo (con su padre y cuándo nace y muere)
+    /// y cada evento con su cadena de tramos.
+    #[derive(Clone, Default)]
+    struct Registro(Arc<Mutex<Visto>>);
+
+    struct Indice(usize);
+
+    struct CampoId(Option<u64>);
+    impl Visit for CampoId {
+        fn record_u64(&mut self, campo: &Field, valor: u64) {
+            if campo.name() == "id" {
+                self.0 = Some(valor);
+            }
+        }
+        fn record_i64(&mut self, campo: &Field, valor: i64) {
+            if campo.name() == "id" {
+                self.0 = u64::try_from(valor).ok();
+            }
+        }
+        fn record_debug(&mut self, campo: &Field, valor: &dyn Debug) {
+            if campo.name() == "id" {
+                self.0 = format!("{valor:?}").parse().ok();
+            }
+        }
+    }
+
+    struct Mensaje(String);
+    impl Visit for Mensaje {
+        fn record_debug(&mut self, campo: &Field, valor: &dyn Debug) {
+            if campo.name() == "message" {
+                self.0 = format!("{valor:?}");
+            }
+        }
+    }
+
+    impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Registro {
+        fn on_new_span(&self, atributos: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+            let mut campo = CampoId(None);
+            atributos.record(&mut campo);
+            let tramo = ctx.span(id).expect("el tramo existe");
+            let padre = tramo.parent().and_then(|p| p.extensions().get::<Indice>().map(|i| i.0));
+            let mut visto = self.0.lock().unwrap();
+            visto.tramos.push(TramoVisto {
+                nombre: atributos.metadata().name(),
+                id: campo.0,
+                padre,
+                creado: Instant::now(),
+                cerrado: None,
+            });
+            tramo.extensions_mut().insert(Indice(visto.tramos.len() - 1));
+        }
+
+        fn on_close(&self, id: Id, ctx: Context<'_, S>) {
+            if let Some(i) = ctx.span(&id).and_then(|t| t.extensions().get::<Indice>().map(|i| i.0)) {
+                self.0.lock().unwrap().tramos[i].cerrado = Some(Instant::now());
+            }
+        }
+
+        fn on_event(&self, evento: &Event<'_>, ctx: Context<'_, S>) {
+            let mut linea = String::new();
+            if let Some(ambito) = ctx.event_scope(evento) {
+                for tramo in ambito.from_root() {
+                    let nombre = tramo.name();
+                    if nombre == "peticion" {
+                        let i = tramo.extensions().get::<Indice>().map(|i| i.0);
+                        let id = i.and_then(|i| self.0.lock().unwrap().tramos[i].id);
+                        match id {
+                            Some(id) => linea.push_str(&format!("peticion{{id={id}}} > ")),
+                            None => linea.push_str("peticion{id=?} > "),
+                        }
+                    } else {
+                        linea.push_str(&format!("{nombre} > "));
+                    }
+                }
+            }
+            let mut mensaje = Mensaje(String::new());
+            evento.record(&mut mensaje);
+            linea.push_str(&mensaje.0);
+            self.0.lock().unwrap().eventos.push(linea);
+        }
+    }
+
+    fn con_registro() -> (Registro, tracing::subscriber::DefaultGuard) {
+        let registro = Registro::default();
+        let guarda = tracing::subscriber::set_default(tracing_subscriber::registry().with(registro.clone()));
+        (registro, guarda)
+    }
+
+    async fn con_limite<F: std::future::Future>(f: F) -> F::Output {
+        tokio::time::timeout(Duration::from_secs(60), f).await.expect("la petición no terminó en 60 s (reloj en pausa)")
+    }
+
+    fn de_la_peticion(id: u64) -> Vec<String> {
+        vec![
+            format!("peticion{{id={id}}} > empieza"),
+            format!("peticion{{id={id}}} > autentica > autenticado"),
+            format!("peticion{{id={id}}} > consulta > la base de datos contesta"),
+            format!("peticion{{id={id}}} > responde"),
+        ]
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn cada_evento_dentro_de_su_peticion_y_su_paso() {
+        let (registro, _g) = con_registro();
+        assert_eq!(con_limite(atiende(7, ms(40.0))).await, 71, "el servicio tiene que seguir haciendo lo mismo");
+        let eventos = registro.0.lock().unwrap().eventos.clone();
+        assert_eq!(eventos, de_la_peticion(7), "cada evento, con la cadena de tramos en la que ocurrió");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn la_consulta_cuelga_de_la_peticion_aunque_vaya_en_otra_tarea() {
+        let (registro, _g) = con_registro();
+        con_limite(atiende(3, ms(12.5))).await;
+        let visto = registro.0.lock().unwrap();
+        let nombre_del_padre = |nombre: &str| {
+            let tramo = visto.tramos.iter().find(|t| t.nombre == nombre);
+            let tramo = tramo.unwrap_or_else(|| panic!("no hay ningún tramo «{nombre}»"));
+            tramo.padre.map(|p| visto.tramos[p].nombre)
+        };
+        assert_eq!(nombre_del_padre("consulta"), Some("peticion"), "el padre del tramo de la consulta");
+        assert_eq!(nombre_del_padre("autentica"), Some("peticion"), "el padre del tramo de autentica");
+        assert_eq!(nombre_del_padre("peticion"), None, "la petición es la raíz");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn cada_tramo_cubre_su_paso_entero() {
+        let (registro, _g) = con_registro();
+        con_limite(atiende(5, ms(37.0))).await;
+        let visto = registro.0.lock().unwrap();
+        for (nombre, dura) in [("peticion", ms(37.0)), ("consulta", ms(37.0)), ("autentica", Duration::ZERO)] {
+            let tramo = visto.tramos.iter().find(|t| t.nombre == nombre);
+            let tramo = tramo.unwrap_or_else(|| panic!("no hay ningún tramo «{nombre}»"));
+            let cerrado = tramo.cerrado.unwrap_or_else(|| panic!("el tramo «{nombre}» sigue abierto al acabar"));
+            assert_eq!(cerrado - tramo.creado, dura, "lo que vive el tramo «{nombre}» (la consulta espera 37 ms)");
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn dos_peticiones_a_la_vez_no_se_mezclan() {
+        let (registro, _g) = con_registro();
+        let (a, b) = con_limite(async { tokio::join!(atiende(1, ms(30.0)), atiende(2, ms(10.0))) }).await;
+        assert_eq!((a, b), (11, 21));
+        let eventos = registro.0.lock().unwrap().eventos.clone();
+        for e in &eventos {
+            assert_eq!(
+                e.matches("peticion{").count(),
+                1,
+                "un evento dentro de dos peticiones: «{e}»\ntodos: {eventos:#?}"
+            );
+        }
+        for id in [1, 2] {
+            let suyos: Vec<String> =
+                eventos.iter().filter(|e| e.starts_with(&format!("peticion{{id={id}}} "))).cloned().collect();
+            assert_eq!(suyos, de_la_peticion(id), "los eventos de la petición {id}\ntodos: {eventos:#?}");
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! ¿Cuesta algo la *feature* `traza` cuando no se graba? Compila la misma
+//! carga (`solutions/09-tu-planificador/examples/carga.rs`) dos veces, con
+//! y sin la *feature*, cada una en su carpeta de `target/`, e intercala sus
+//! ejecuciones: con, sin, con, sin... Da la mediana y el mínimo y el máximo
+//! de cada una. Orden: `cargo run --release -p leccion-09 --bin coste-traza`
+//! (`-- --repeticiones N`, 7 por defecto, al menos 5; `--rapido`, una sola
+//! vez cada una, solo para comprobar que funciona).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn raiz() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("lessons/NN/ está en el repositorio").to_path_buf()
+}
+
+fn falla(mensaje: &str) -> ! {
+    eprintln!("error: {mensaje}");
+    std::process::exit(1);
+}
+
+/// Compila la carga y devuelve la ruta del ejecutable.
+fn compila(con_traza: bool) -> PathBuf {
+    let carpeta = raiz().join("target/coste-traza").join(if con_traza { "con" } else { "sin" });
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut orden = Command::new(cargo);
+    orden.current_dir(raiz()).args(["build", "-q", "--release", "-p", "soluciones-09", "--example", "carga"]);
+    orden.arg("--target-dir").arg(&carpeta);
+    if con_traza {
+        orden.args(["--features", "traza"]);
+    }
+    let estado = orden.status().unwrap_or_else(|e| falla(&format!("no puedo ejecutar cargo: {e}")));
+    if !estado.success() {
+        falla("la carga no compila");
+    }
+    carpeta.join("release/examples/carga")
+}
+
+/// Una ejecución: (reloj, CPU de todos sus hilos), en ms.
+fn una_vez(programa: &Path) -> (f64, f64) {
+    let salida = Command::new(programa).output().unwrap_or_else(|e| falla(&format!("no arranca la carga: {e}")));
+    let texto = String::from_utf8_lossy(&salida.stdout);
+    let campo = |nombre: &str| -> f64 {
+        texto
+            .lines()
+            .find_map(|l| l.strip_prefix(nombre)?.trim().parse().ok())
+            .unwrap_or_else(|| falla(&format!("la carga no dijo su {nombre} {texto}")))
+    };
+    (campo("ms="), campo("cpu_ms="))
+}
+
+fn resumen(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let mediana = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    (mediana, v[0], v[n - 1])
+}
+
+fn main() {
+    let mut repeticiones = 7;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--repeticiones" => {
+                repeticiones = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &usize| (5..=50).contains(&n))
+                    .unwrap_or_else(|| falla("--repeticiones espera un número de 5 a 50"))
+            }
+            // Para la prueba del registro: una sola vez cada una.
+            "--rapido" => repeticiones = 1,
+            otro => falla(&format!("opción desconocida «{otro}»; usa --repeticiones N o --rapido")),
+        }
+    }
+    let con = compila(true);
+    let sin = compila(false);
+    // Una de calentamiento de cada una, sin contar.
+    una_vez(&con);
+    una_vez(&sin);
+    let (mut t_con, mut t_sin) = (Vec::new(), Vec::new());
+    for _ in 0..repeticiones {
+        t_con.push(una_vez(&con));
+        t_sin.push(una_vez(&sin));
+    }
+    println!(
+        "La misma carga (50 000 tareas vacías y 500 que ceden 100 veces, 2 hilos), {repeticiones} veces cada una, intercaladas:"
+    );
+    for (medida, elige) in [("reloj", 0), ("CPU", 1)] {
+        let de = |t: &Vec<(f64, f64)>| resumen(t.iter().map(|&(r, c)| if elige == 0 { r } else { c }).collect());
+        let (mc, minc, maxc) = de(&t_con);
+        let (ms, mins, maxs) = de(&t_sin);
+        println!(
+            "  {medida} con la feature traza (sin grabar): mediana {} ms (mín. {} ms, máx. {} ms)",
+            coma(mc),
+            coma(minc),
+            coma(maxc)
+        );
+        println!(
+            "  {medida} sin la feature traza:              mediana {} ms (mín. {} ms, máx. {} ms)",
+            coma(ms),
+            coma(mins),
+            coma(maxs)
+        );
+        if minc <= maxs && mins <= maxc {
+            println!(
+                "  {medida}: los intervalos mín.-máx. se solapan; la diferencia de medianas ({} ms) no se distingue aquí",
+                coma(mc - ms)
+            );
+        } else {
+            println!("  {medida}: los intervalos no se solapan; diferencia de medianas {} ms", coma(mc - ms));
+        }
+    }
+}
+
+fn coma(x: f64) -> String {
+    graficas::numero(x, 2)
+}

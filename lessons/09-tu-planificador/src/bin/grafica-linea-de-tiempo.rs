@@ -1,0 +1,150 @@
+//! Dibuja `resultados/linea-de-tiempo.csv` (de `linea-de-tiempo`) en
+//! `book/graficas/linea-de-tiempo.svg`: una fila por trabajador, un
+//! rectángulo por sondeo (con el número de la tarea si cabe), los de tareas
+//! robadas en otro color y los sueños sombreados.
+//! Opciones: `--csv RUTA`, `--svg RUTA`.
+
+use std::path::PathBuf;
+
+use graficas::Estilo;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+const ANCHO: u32 = 1200;
+const ALTO: u32 = 500;
+
+struct Sondeo {
+    trabajador: usize,
+    tarea: usize,
+    inicio: f64,
+    fin: f64,
+    robada: bool,
+}
+
+fn main() {
+    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut csv = base.join("resultados/linea-de-tiempo.csv");
+    let mut svg =
+        base.ancestors().nth(2).expect("lessons/NN/ está en el repositorio").join("book/graficas/linea-de-tiempo.svg");
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--csv" => csv = PathBuf::from(args.next().unwrap_or_else(|| falla("falta la ruta después de --csv"))),
+            "--svg" => svg = PathBuf::from(args.next().unwrap_or_else(|| falla("falta la ruta después de --svg"))),
+            otro => falla(&format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
+        }
+    }
+    let texto =
+        std::fs::read_to_string(&csv).unwrap_or_else(|e| falla(&format!("no puedo leer {}: {e}", csv.display())));
+    let mut sondeos = Vec::new();
+    let mut suenos = Vec::new();
+    for (n, linea) in texto.lines().enumerate().skip(1) {
+        let c: Vec<&str> = linea.split(',').collect();
+        let num = |i: usize| -> f64 {
+            c.get(i)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| falla(&format!("línea {}: campo {i} no es un número", n + 1)))
+        };
+        match c.first() {
+            Some(&"sondeo") => sondeos.push(Sondeo {
+                trabajador: num(1) as usize,
+                tarea: num(2) as usize,
+                inicio: num(3) / 1000.0,
+                fin: num(4) / 1000.0,
+                robada: c.get(5) == Some(&"true"),
+            }),
+            Some(&"sueno") => suenos.push((num(1) as usize, num(3) / 1000.0, num(4) / 1000.0)),
+            _ => falla(&format!("línea {}: tipo desconocido", n + 1)),
+        }
+    }
+    if sondeos.is_empty() {
+        falla(&format!("{} no tiene ningún sondeo", csv.display()));
+    }
+    if let Err(e) = dibuja(&sondeos, &suenos, &svg) {
+        falla(&format!("no puedo dibujar {}: {e}", svg.display()));
+    }
+    println!("Gráfica: {} ({} sondeos)", svg.display(), sondeos.len());
+}
+
+fn falla(mensaje: &str) -> ! {
+    eprintln!("error: {mensaje}");
+    std::process::exit(1);
+}
+
+const PROPIA: RGBColor = RGBColor(30, 100, 200);
+const ROBADA: RGBColor = RGBColor(220, 110, 20);
+const SUENO: RGBColor = RGBColor(200, 200, 200);
+
+fn dibuja(
+    sondeos: &[Sondeo],
+    suenos: &[(usize, f64, f64)],
+    ruta: &std::path::Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let estilo = Estilo::para(ANCHO);
+    let trabajadores = sondeos.iter().map(|s| s.trabajador).chain(suenos.iter().map(|s| s.0)).max().unwrap_or(0) + 1;
+    let fin = sondeos.iter().map(|s| s.fin).chain(suenos.iter().map(|s| s.2)).fold(0.0, f64::max);
+    let raiz = SVGBackend::new(ruta, (ANCHO, ALTO)).into_drawing_area();
+    raiz.fill(&WHITE)?;
+    let mut grafica = ChartBuilder::on(&raiz)
+        .caption("Qué sondea cada trabajador, y cuándo (una ejecución de verdad, 2 hilos)", estilo.titulo())
+        .margin(14)
+        .x_label_area_size(56)
+        .y_label_area_size(130)
+        .build_cartesian_2d(0.0..fin * 1.01, -1.5..trabajadores as f64 - 0.5)?;
+    let mut malla = grafica.configure_mesh();
+    estilo
+        .malla(&mut malla)
+        .disable_y_mesh()
+        .x_desc("ms desde el arranque")
+        .x_label_formatter(&|x| graficas::marca(*x))
+        .y_labels(trabajadores + 2)
+        .y_label_formatter(&|y| {
+            if (y - y.round()).abs() < 1e-6 && *y >= 0.0 {
+                format!("trabajador {}", y.round() as usize)
+            } else {
+                String::new()
+            }
+        })
+        .draw()?;
+    // Los sueños, sombreados detrás.
+    grafica.draw_series(suenos.iter().map(|&(w, a, b)| {
+        let y = w as f64;
+        Rectangle::new([(a, y - 0.45), (b, y + 0.45)], SUENO.mix(0.6).filled())
+    }))?;
+    let ancho_px = |a: f64, b: f64| (b - a) / (fin * 1.01) * f64::from(ANCHO - 170);
+    for s in sondeos {
+        let y = s.trabajador as f64;
+        let color = if s.robada { ROBADA } else { PROPIA };
+        grafica
+            .draw_series(std::iter::once(Rectangle::new([(s.inicio, y - 0.3), (s.fin, y + 0.3)], color.filled())))?;
+        grafica.draw_series(std::iter::once(Rectangle::new(
+            [(s.inicio, y - 0.3), (s.fin, y + 0.3)],
+            WHITE.stroke_width(1),
+        )))?;
+        if ancho_px(s.inicio, s.fin) >= 22.0 {
+            let letra =
+                TextStyle::from(estilo.marcas().into_font()).color(&WHITE).pos(Pos::new(HPos::Center, VPos::Center));
+            grafica.draw_series(std::iter::once(Text::new(
+                s.tarea.to_string(),
+                ((s.inicio + s.fin) / 2.0, y),
+                letra,
+            )))?;
+        }
+    }
+    // La leyenda, a mano: tres muestras.
+    for (etiqueta, color) in [("tarea propia", PROPIA), ("tarea robada", ROBADA), ("durmiendo", SUENO)] {
+        grafica
+            .draw_series(std::iter::once(Rectangle::new([(0.0, -10.0), (0.0, -10.0)], color.filled())))?
+            .label(etiqueta)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], color.filled()));
+    }
+    let mut leyenda = grafica.configure_series_labels();
+    estilo
+        .leyenda(&mut leyenda)
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    raiz.present()?;
+    Ok(())
+}

@@ -1,0 +1,334 @@
+//! Lección 16: ver lo que hacen las tareas.
+//!
+//! `cargo run -p leccion-16 --release` enseña cuatro maneras de mirar dentro
+//! de un servicio en marcha: los tramos de `tracing` con un suscriptor
+//! escrito aquí mismo, las métricas estables del *runtime* muestreadas
+//! mientras una petición bloquea su trabajador, lo que cuesta instrumentar
+//! (sin `tracing`, con un suscriptor nulo, con uno de verdad) y, con
+//! `cargo observar`, la consola de Tokio y el volcado de tareas.
+
+use std::fmt::{Debug, Write as _};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id};
+use tracing::{Event, Subscriber};
+use tracing_subscriber::layer::{Context, Layer};
+use tracing_subscriber::registry::LookupSpan;
+
+// ANCHOR: cronista
+/// Un suscriptor mínimo, escrito como capa (*layer*) sobre el `Registry` de
+/// `tracing-subscriber`: apunta cada evento con la cadena de tramos en la que
+/// ocurrió, del más externo al más interno.
+#[derive(Clone, Default)]
+pub struct Cronista {
+    pub lineas: Arc<Mutex<Vec<String>>>,
+}
+
+/// Lo que el cronista guarda en cada tramo: su nombre y sus campos, ya escritos.
+struct Rotulo(String);
+
+/// Escribe los campos de un tramo o de un evento como `nombre=valor`.
+struct Campos<'a>(&'a mut String);
+
+impl Visit for Campos<'_> {
+    fn record_debug(&mut self, campo: &Field, valor: &dyn Debug) {
+        if campo.name() == "message" {
+            let _ = write!(self.0, " {valor:?}");
+        } else {
+            let _ = write!(self.0, " {}={valor:?}", campo.name());
+        }
+    }
+}
+
+/// Con `--cfg tokio_unstable` y su característica `tracing`, Tokio emite tramos
+/// y eventos de sus propias tareas; el cronista solo quiere los del servicio.
+fn es_de_tokio(metadatos: &tracing::Metadata<'_>) -> bool {
+    metadatos.target().starts_with("tokio") || metadatos.target().starts_with("runtime")
+}
+
+impl<S> Layer<S> for Cronista
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+{
+    fn on_new_span(&self, atributos: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+        if es_de_tokio(atributos.metadata()) {
+            return;
+        }
+        let mut rotulo = atributos.metadata().name().to_string();
+        let mut campos = String::new();
+        atributos.record(&mut Campos(&mut campos));
+        if !campos.is_empty() {
+            let _ = write!(rotulo, "{{{}}}", campos.trim_start());
+        }
+        if let Some(tramo) = ctx.span(id) {
+            tramo.extensions_mut().insert(Rotulo(rotulo));
+        }
+    }
+
+    fn on_event(&self, evento: &Event<'_>, ctx: Context<'_, S>) {
+        if es_de_tokio(evento.metadata()) {
+            return;
+        }
+        let mut linea = String::new();
+        if let Some(ambito) = ctx.event_scope(evento) {
+            for tramo in ambito.from_root() {
+                if let Some(rotulo) = tramo.extensions().get::<Rotulo>() {
+                    let _ = write!(linea, "{} > ", rotulo.0);
+                }
+            }
+        }
+        evento.record(&mut Campos(&mut linea));
+        self.lineas.lock().unwrap().push(linea.replace(">  ", "> "));
+    }
+}
+// ANCHOR_END: cronista
+
+// ANCHOR: servicio
+/// Una petición del servicio de la lección: autentica, consulta en otra
+/// tarea y responde. Cada paso tiene su tramo; el de la consulta viaja con
+/// la tarea gracias a `.instrument`.
+#[tracing::instrument(skip(retraso))]
+pub async fn atiende(id: u64, retraso: Duration) -> u64 {
+    tracing::info!("empieza");
+    let usuario = autentica(id).await;
+    let consulta = tokio::spawn(tracing::Instrument::in_current_span(consulta(usuario, retraso)));
+    let filas = consulta.await.expect("la consulta no entra en pánico");
+    tracing::info!(filas, "responde");
+    filas
+}
+
+#[tracing::instrument]
+async fn autentica(id: u64) -> u64 {
+    tokio::task::yield_now().await;
+    id * 10
+}
+
+#[tracing::instrument(skip(retraso))]
+async fn consulta(usuario: u64, retraso: Duration) -> u64 {
+    tokio::time::sleep(retraso).await;
+    tracing::info!("la base de datos contesta");
+    usuario + 1
+}
+// ANCHOR_END: servicio
+
+// ANCHOR: atascada
+/// La tarea atascada del servicio: repone el inventario cada vez que alguien
+/// avisa, pero nadie avisa nunca.
+pub async fn espera_al_inventario(aviso: Arc<tokio::sync::Notify>) {
+    loop {
+        espera_aviso(&aviso).await;
+        println!("no sale nunca: nadie avisa");
+    }
+}
+
+async fn espera_aviso(aviso: &tokio::sync::Notify) {
+    aviso.notified().await;
+}
+
+/// Una petición que necesita una conexión de un grupo agotado: espera su turno.
+pub async fn pide_conexion(id: u64, conexiones: Arc<tokio::sync::Semaphore>) -> u64 {
+    let _conexion = conexiones.acquire().await.expect("el grupo no se cierra");
+    id
+}
+// ANCHOR_END: atascada
+
+// ANCHOR: muestra
+/// Una muestra de las métricas estables del *runtime* (Tokio 1.54).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Muestra {
+    /// Cuándo se tomó, desde que empezó el muestreo.
+    pub instante: Duration,
+    /// Tareas vivas en el *runtime*.
+    pub tareas_vivas: usize,
+    /// Tareas esperando en la cola global.
+    pub cola_global: usize,
+    /// Por trabajador: tiempo ocupado acumulado.
+    pub ocupado: Vec<Duration>,
+    /// Por trabajador: veces que se aparcó o se despertó (impar = aparcado).
+    pub aparca: Vec<u64>,
+}
+
+/// Toma una muestra. Los contadores por trabajador se publican cuando el
+/// trabajador se aparca o hace mantenimiento: pueden ir con retraso.
+pub fn muestrea(metricas: &tokio::runtime::RuntimeMetrics, instante: Duration) -> Muestra {
+    let n = metricas.num_workers();
+    Muestra {
+        instante,
+        tareas_vivas: metricas.num_alive_tasks(),
+        cola_global: metricas.global_queue_depth(),
+        ocupado: (0..n).map(|w| metricas.worker_total_busy_duration(w)).collect(),
+        aparca: (0..n).map(|w| metricas.worker_park_unpark_count(w)).collect(),
+    }
+}
+// ANCHOR_END: muestra
+
+/// El tramo más largo en el que un trabajador estuvo despierto (contador par)
+/// sin que su contador cambiase: (trabajador, desde, hasta).
+pub fn tramo_mas_quieto(muestras: &[Muestra]) -> Option<(usize, Duration, Duration)> {
+    let n = muestras.first()?.aparca.len();
+    let mut mejor: Option<(usize, Duration, Duration)> = None;
+    for w in 0..n {
+        let mut desde = 0;
+        for i in 1..muestras.len() {
+            if muestras[i].aparca[w] != muestras[desde].aparca[w] {
+                desde = i;
+                continue;
+            }
+            if muestras[i].aparca[w] % 2 == 1 {
+                continue;
+            }
+            let largo = muestras[i].instante - muestras[desde].instante;
+            if mejor.is_none_or(|(_, a, b)| largo > b - a) {
+                mejor = Some((w, muestras[desde].instante, muestras[i].instante));
+            }
+        }
+    }
+    mejor
+}
+
+// ANCHOR: coste
+/// La petición de la medida de coste, sin instrumentar: `sondeos` veces
+/// calcula un poco y cede el control (cada vuelta es un sondeo).
+pub async fn peticion_sin(id: u64, sondeos: u32) -> u64 {
+    let mut total = id;
+    for i in 0..sondeos {
+        total = std::hint::black_box(total.wrapping_mul(31).wrapping_add(i as u64));
+        tokio::task::yield_now().await;
+    }
+    total
+}
+
+/// La misma petición con su tramo (`#[instrument]`) y un evento al final.
+#[tracing::instrument(skip(sondeos))]
+pub async fn peticion_con(id: u64, sondeos: u32) -> u64 {
+    let mut total = id;
+    for i in 0..sondeos {
+        total = std::hint::black_box(total.wrapping_mul(31).wrapping_add(i as u64));
+        tokio::task::yield_now().await;
+    }
+    tracing::info!(total, "respondida");
+    total
+}
+// ANCHOR_END: coste
+
+/// Mediana, mínimo y máximo (de una lista no vacía).
+pub fn resumen(valores: &[f64]) -> (f64, f64, f64) {
+    let mut v = valores.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let mediana = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    (mediana, v[0], v[n - 1])
+}
+
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opciones {
+    pub rapido: bool,
+    /// Cuánto bloquea su trabajador la petición lenta de la segunda parte.
+    pub bloqueo: Duration,
+    /// Cada cuánto se muestrean las métricas.
+    pub paso: Duration,
+    /// Peticiones por ronda en la medida de coste.
+    pub peticiones: u32,
+    /// Rondas (intercaladas) por variante.
+    pub rondas: usize,
+    /// Segundos que el servicio queda en marcha para `tokio-console` (0: no espera).
+    pub consola: u64,
+}
+
+/// Cada petición de la medida de coste cede 10 veces: 11 sondeos.
+pub const SONDEOS: u32 = 10;
+
+/// `--rapido` acorta todo (es lo que usan las pruebas); `--consola N` deja el
+/// servicio N segundos en marcha (como mucho 300) para mirarlo con `tokio-console`.
+pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
+    let mut o = Opciones {
+        rapido: false,
+        bloqueo: Duration::from_millis(300),
+        paso: Duration::from_millis(25),
+        peticiones: 20_000,
+        rondas: 7,
+        consola: 0,
+    };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--rapido" => {
+                o.rapido = true;
+                o.bloqueo = Duration::from_millis(100);
+                o.paso = Duration::from_millis(20);
+                o.peticiones = 500;
+                o.rondas = 5;
+            }
+            "--consola" => {
+                let n = args.next().ok_or("--consola necesita los segundos")?;
+                let n: u64 = n.parse().map_err(|_| format!("«{n}» no son segundos"))?;
+                o.consola = n.min(300);
+            }
+            otro => return Err(format!("opción desconocida «{otro}»; las opciones son --rapido y --consola N")),
+        }
+    }
+    Ok(o)
+}
+
+/// El capítulo del libro: cada bloque de Rust se compila como prueba de
+/// documentación de este crate, que ya tiene Tokio y `tracing`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../book/16-observar.md")]
+pub struct CapituloDelLibro;
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    #[test]
+    fn opciones() {
+        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        assert_eq!(a(&[]).unwrap().rondas, 7);
+        assert!(a(&["--rapido"]).unwrap().rapido);
+        assert_eq!(a(&["--consola", "9999"]).unwrap().consola, 300);
+        assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
+    }
+
+    #[test]
+    fn resumen_de_cinco() {
+        assert_eq!(resumen(&[5.0, 1.0, 3.0, 2.0, 4.0]), (3.0, 1.0, 5.0));
+        assert_eq!(resumen(&[1.0, 2.0]), (1.5, 1.0, 2.0));
+    }
+
+    #[test]
+    fn el_cronista_sigue_la_peticion_hasta_la_otra_tarea() {
+        let cronista = Cronista::default();
+        let suscriptor = tracing_subscriber::registry().with(cronista.clone());
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build().unwrap();
+        tracing::subscriber::with_default(suscriptor, || {
+            rt.block_on(atiende(7, Duration::from_millis(5)));
+        });
+        let lineas = cronista.lineas.lock().unwrap().clone();
+        assert_eq!(
+            lineas,
+            [
+                "atiende{id=7} > empieza",
+                "atiende{id=7} > consulta{usuario=70} > la base de datos contesta",
+                "atiende{id=7} > responde filas=71",
+            ]
+        );
+    }
+
+    #[test]
+    fn el_tramo_mas_quieto() {
+        let m = |t: u64, a: [u64; 2]| Muestra {
+            instante: Duration::from_millis(t),
+            tareas_vivas: 0,
+            cola_global: 0,
+            ocupado: vec![Duration::ZERO; 2],
+            aparca: a.to_vec(),
+        };
+        // El 0 duerme aparcado (impar); el 1 queda despierto y quieto de 20 a 80.
+        let muestras = [m(0, [1, 2]), m(20, [1, 4]), m(50, [1, 4]), m(80, [1, 4]), m(100, [1, 6])];
+        assert_eq!(tramo_mas_quieto(&muestras), Some((1, Duration::from_millis(20), Duration::from_millis(80))));
+    }
+}

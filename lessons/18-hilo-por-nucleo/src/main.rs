@@ -1,0 +1,323 @@
+//! Un eco por TCP construido de tres maneras y medido con la misma carga
+//! abierta, por loopback: Tokio multihilo, un *runtime* de Tokio de un hilo
+//! por núcleo con `SO_REUSEPORT`, y un anillo de `io_uring` por núcleo (si el
+//! sistema lo permite). Cada servidor corre en un proceso aparte (este mismo
+//! programa con `--servidor`) y termina cuando la medida acaba.
+//!
+//! ```text
+//! cargo run -p leccion-18 --release                        # 4 cargas, 5 repeticiones, 1 s cada una
+//! cargo run -p leccion-18 --release -- --ritmos 5000,20000  # otras cargas
+//! cargo run -p leccion-18 --release -- --sin-uring         # como si no hubiera io_uring
+//! cargo run -p leccion-18 -- --rapido                      # lo que usan las pruebas
+//! cargo run -p leccion-18 --bin grafica-latencia-carga     # dibuja el CSV en book/graficas/
+//! ```
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use leccion_18::carga::{Carga, genera};
+use leccion_18::sistema::{io_uring_disponible, nucleos_permitidos, por_que_no_hay_io_uring};
+use leccion_18::{CABECERA, Fila, Servidor, csv_por_defecto, cuenta_migraciones, percentil, resumen, se_solapan};
+
+#[derive(Debug, Clone)]
+struct Opciones {
+    ritmos: Vec<u64>,
+    ms: u64,
+    repeticiones: u32,
+    hilos: usize,
+    conexiones: usize,
+    csv: Option<PathBuf>,
+    sin_uring: bool,
+    migraciones_ms: u64,
+    /// Solo en los procesos hijos: qué servidor arrancar.
+    servidor: Option<Servidor>,
+}
+
+fn numero(valor: Option<String>, opcion: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v = valor.ok_or(format!("falta el número después de {opcion}"))?;
+    match v.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!("{opcion} espera un número entre {min} y {max}, no «{v}»")),
+    }
+}
+
+fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
+    let nucleos = nucleos_permitidos().map(|n| n.len()).unwrap_or(1).clamp(1, 64);
+    let mut o = Opciones {
+        ritmos: vec![10_000, 20_000, 40_000, 80_000],
+        ms: 1_000,
+        repeticiones: 5,
+        hilos: nucleos,
+        conexiones: 16,
+        csv: Some(csv_por_defecto()),
+        sin_uring: false,
+        migraciones_ms: 1_000,
+        servidor: None,
+    };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--rapido" => {
+                o.ritmos = vec![2_000];
+                o.ms = 100;
+                o.repeticiones = 1;
+                o.conexiones = 4;
+                o.migraciones_ms = 30;
+                if o.csv.as_ref() == Some(&csv_por_defecto()) {
+                    o.csv = None; // el modo rápido no pisa los resultados de verdad
+                }
+            }
+            "--ritmos" => {
+                let lista = args.next().ok_or("falta la lista después de --ritmos (p. ej. 5000,20000)")?;
+                o.ritmos = lista
+                    .split(',')
+                    .map(|r| numero(Some(r.trim().to_string()), "--ritmos", 100, 500_000))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--ms" => o.ms = numero(args.next(), "--ms", 10, 10_000)?,
+            "--repeticiones" => o.repeticiones = numero(args.next(), "--repeticiones", 1, 20)? as u32,
+            "--hilos" => o.hilos = numero(args.next(), "--hilos", 1, 64)? as usize,
+            "--conexiones" => o.conexiones = numero(args.next(), "--conexiones", 1, 256)? as usize,
+            "--csv" => o.csv = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
+            "--sin-uring" => o.sin_uring = true,
+            "--servidor" => {
+                let nombre = args.next().ok_or("falta el nombre después de --servidor")?;
+                o.servidor = Some(Servidor::desde_nombre(&nombre).ok_or(format!(
+                    "--servidor espera tokio_multihilo, tokio_por_nucleo o uring_por_nucleo, no «{nombre}»"
+                ))?);
+            }
+            otro => {
+                return Err(format!(
+                    "opción desconocida «{otro}»; usa --rapido, --ritmos A,B,C, --ms N, --repeticiones N, --hilos N, --conexiones N, --csv RUTA o --sin-uring"
+                ));
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// En el proceso hijo: arranca el servidor, dice su puerto y espera a que el
+/// padre cierre la entrada estándar (o, como red de seguridad, diez minutos).
+fn hijo(servidor: Servidor, hilos: usize) -> ! {
+    let puerto = match servidor.arranca(hilos) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("ERROR {e}");
+            std::process::exit(1);
+        }
+    };
+    println!("PUERTO {puerto}");
+    std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_secs(600));
+        std::process::exit(3);
+    });
+    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    std::process::exit(0);
+}
+
+/// Arranca un servidor en un proceso hijo, lo mide y lo termina.
+fn mide(servidor: Servidor, o: &Opciones, ritmo: u64, repeticion: u32) -> Result<Fila, String> {
+    let programa = std::env::current_exe().map_err(|e| format!("no sé dónde estoy: {e}"))?;
+    let mut hijo = Command::new(programa)
+        .args(["--servidor", servidor.nombre(), "--hilos", &o.hilos.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("no arranca el servidor: {e}"))?;
+    let mut linea = String::new();
+    let _ = BufReader::new(hijo.stdout.take().expect("stdout")).read_line(&mut linea);
+    let resultado = match linea.trim().strip_prefix("PUERTO ").and_then(|p| p.parse::<u16>().ok()) {
+        Some(puerto) => {
+            let carga = Carga { ritmo: ritmo as f64, duracion: Duration::from_millis(o.ms), conexiones: o.conexiones };
+            genera(puerto, carga).map_err(|e| format!("el generador falló: {e}"))
+        }
+        None => Err(format!("el servidor {} no arrancó: «{}»", servidor.etiqueta(), linea.trim())),
+    };
+    drop(hijo.stdin.take()); // el hijo ve el fin de su entrada y termina
+    let _ = hijo.wait();
+    let m = resultado?;
+    Ok(Fila {
+        repeticion,
+        servidor,
+        ritmo,
+        enviadas: m.enviadas,
+        recibidas: m.recibidas,
+        rendimiento: m.rendimiento,
+        p50_us: percentil(&m.latencias_us, 50.0),
+        p99_us: percentil(&m.latencias_us, 99.0),
+    })
+}
+
+fn us(v: f64) -> String {
+    if v >= 1_000_000.0 {
+        format!("{:.2} s", v / 1e6)
+    } else if v >= 1_000.0 {
+        format!("{:.1} ms", v / 1e3)
+    } else {
+        format!("{v:.0} µs")
+    }
+}
+
+fn main() {
+    let o = match lee_opciones(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Some(servidor) = o.servidor {
+        hijo(servidor, o.hilos);
+    }
+    let mut informe = String::new();
+    macro_rules! di {
+        ($($t:tt)*) => {{
+            let l = format!($($t)*);
+            println!("{l}");
+            let _ = writeln!(informe, "{l}");
+        }};
+    }
+
+    let nucleos = nucleos_permitidos().unwrap_or_default();
+    di!("Un eco por TCP, por loopback, construido de tres maneras; cada servidor en su proceso");
+    di!(
+        "Núcleos permitidos: {} ({:?}); {} hilos por servidor; {} conexiones; {} ms por medida",
+        nucleos.len(),
+        nucleos,
+        o.hilos,
+        o.conexiones,
+        o.ms
+    );
+    let mut servidores = vec![Servidor::TokioMultihilo, Servidor::TokioPorNucleo];
+    // ANCHOR: detecta
+    match io_uring_disponible() {
+        Ok(()) if o.sin_uring => di!("io_uring: disponible, pero --sin-uring lo deja fuera: mido las otras dos"),
+        Ok(()) => {
+            di!("io_uring: disponible en esta máquina");
+            servidores.push(Servidor::UringPorNucleo);
+        }
+        Err(e) => {
+            di!("io_uring: no disponible aquí ({}): mido las otras dos", por_que_no_hay_io_uring(&e))
+        }
+    }
+    // ANCHOR_END: detecta
+    di!(
+        "{} repeticiones por servidor y carga, en orden alternado; cada celda: mediana [mínimo-máximo]",
+        o.repeticiones
+    );
+    di!("");
+
+    let mut filas = Vec::new();
+    for rep in 0..o.repeticiones {
+        for (k, &ritmo) in o.ritmos.iter().enumerate() {
+            // En cada repetición y carga, el orden empieza por un servidor distinto.
+            let n = servidores.len();
+            for s in 0..n {
+                let servidor = servidores[(s + rep as usize + k) % n];
+                match mide(servidor, &o, ritmo, rep) {
+                    Ok(f) => filas.push(f),
+                    Err(e) => {
+                        eprintln!("falló: {e}");
+                        std::process::exit(1);
+                    }
+                }
+            }
+        }
+        eprintln!("repetición {} de {} hecha", rep + 1, o.repeticiones);
+    }
+
+    di!("{:<32} {:>8} {:>9} {:>26} {:>10} {:>30}", "servidor", "ofrecida", "recibidas", "por segundo", "p50", "p99");
+    let valores = |s: Servidor, r: u64, f: &dyn Fn(&Fila) -> f64| -> Option<[f64; 3]> {
+        resumen(filas.iter().filter(|x| x.servidor == s && x.ritmo == r).map(f).collect())
+    };
+    for &ritmo in &o.ritmos {
+        for &s in &servidores {
+            let (Some(rend), Some(p50), Some(p99), Some(rec)) = (
+                valores(s, ritmo, &|f| f.rendimiento),
+                valores(s, ritmo, &|f| f.p50_us as f64),
+                valores(s, ritmo, &|f| f.p99_us as f64),
+                valores(s, ritmo, &|f| 100.0 * f.recibidas as f64 / f.enviadas.max(1) as f64),
+            ) else {
+                continue;
+            };
+            di!(
+                "{:<32} {:>8} {:>8.1}% {:>26} {:>10} {:>30}",
+                s.etiqueta(),
+                ritmo,
+                rec[0],
+                format!("{:.0} [{:.0}-{:.0}]", rend[0], rend[1], rend[2]),
+                us(p50[0]),
+                format!("{} [{}-{}]", us(p99[0]), us(p99[1]), us(p99[2]))
+            );
+        }
+    }
+    di!("");
+    di!("p99 frente a Tokio multihilo (rangos que se solapan: no se distingue aquí):");
+    for &ritmo in &o.ritmos {
+        let Some(base) = valores(Servidor::TokioMultihilo, ritmo, &|f| f.p99_us as f64) else { continue };
+        for &s in servidores.iter().skip(1) {
+            let Some(otro) = valores(s, ritmo, &|f| f.p99_us as f64) else { continue };
+            let veredicto = if o.repeticiones < 2 {
+                "una sola repetición: no se puede decir"
+            } else if se_solapan(base, otro) {
+                "no se distingue aquí"
+            } else if otro[0] < base[0] {
+                "menor, fuera del rango"
+            } else {
+                "mayor, fuera del rango"
+            };
+            di!("  a {ritmo}/s, {}: {veredicto}", s.etiqueta());
+        }
+    }
+
+    // ANCHOR: migra
+    di!("");
+    di!(
+        "Cambios de núcleo de {} hilos que calculan {} ms cada uno (suma de los hilos):",
+        nucleos.len(),
+        o.migraciones_ms
+    );
+    let mut libres = Vec::new();
+    let mut fijados = Vec::new();
+    let duracion = Duration::from_millis(o.migraciones_ms);
+    for rep in 0..o.repeticiones {
+        for fijar in if rep % 2 == 0 { [false, true] } else { [true, false] } {
+            let hilos: Vec<_> = (0..nucleos.len().max(1))
+                .map(|i| {
+                    let nucleo = fijar.then(|| nucleos.get(i).copied()).flatten();
+                    std::thread::spawn(move || cuenta_migraciones(nucleo, duracion))
+                })
+                .collect();
+            let total: u64 = hilos.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            if fijar { fijados.push(total as f64) } else { libres.push(total as f64) }
+        }
+    }
+    // ANCHOR_END: migra
+    for (nombre, v) in [("libres", libres), ("fijados", fijados)] {
+        if let Some([m, a, b]) = resumen(v) {
+            di!("  {nombre:<8} {m:.0} [{a:.0}-{b:.0}]");
+        }
+    }
+
+    if let Some(csv) = &o.csv {
+        if let Some(carpeta) = csv.parent() {
+            let _ = std::fs::create_dir_all(carpeta);
+        }
+        let mut texto = format!("{CABECERA}\n");
+        for f in &filas {
+            texto.push_str(&f.a_csv());
+            texto.push('\n');
+        }
+        let txt = csv.with_extension("txt");
+        match std::fs::write(csv, texto).and_then(|_| std::fs::write(&txt, &informe)) {
+            Ok(()) => println!("\nCSV escrito en {} (y la tabla en {})", csv.display(), txt.display()),
+            Err(e) => {
+                eprintln!("error: no pude escribir {}: {e}", csv.display());
+                std::process::exit(1);
+            }
+        }
+    }
+}

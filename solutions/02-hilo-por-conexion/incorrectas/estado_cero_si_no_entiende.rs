@@ -1,0 +1,48 @@
+//! Respuesta incorrecta plausible: si un valor no se entiende, pone un 0
+//! («mejor un número que un error»). Solo falla con campos que faltan; un
+//! VmSize estropeado pasa por un proceso sin memoria.
+
+/// Lo que la lección del capítulo lee de `/proc/self/status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Estado {
+    /// `VmSize`, en bytes: el espacio de direcciones reservado.
+    pub virtual_: u64,
+    /// `VmRSS`, en bytes: la memoria física que el proceso tiene ahora.
+    pub residente: u64,
+    /// `Threads`: hilos vivos (un número, sin unidad).
+    pub hilos: u64,
+}
+
+/// El valor del campo `nombre`, sin espacios alrededor.
+pub fn campo<'a>(texto: &'a str, nombre: &str) -> Option<&'a str> {
+    texto.lines().find_map(|linea| {
+        let (clave, valor) = linea.split_once(':')?;
+        (clave == nombre).then(|| valor.trim())
+    })
+}
+
+/// «2048 kB» en bytes (2048 × 1024).
+pub fn en_bytes(valor: &str) -> Option<u64> {
+    let numero = valor.strip_suffix("kB")?.trim();
+    let kib: u64 = numero.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Lee `VmSize`, `VmRSS` y `Threads`.
+pub fn lee(texto: &str) -> Result<Estado, String> {
+    let bytes = |nombre: &str| {
+        let valor = campo(texto, nombre).ok_or(format!("falta el campo {nombre}"))?;
+        Ok::<u64, String>(en_bytes(valor).unwrap_or(0))
+    };
+    let hilos = campo(texto, "Threads").ok_or("falta el campo Threads")?;
+    Ok(Estado { virtual_: bytes("VmSize")?, residente: bytes("VmRSS")?, hilos: hilos.parse().unwrap_or(0) })
+}
+
+/// Cuánta memoria virtual y residente añadió cada hilo nuevo entre dos fotos.
+pub fn por_hilo(antes: &Estado, despues: &Estado) -> Option<(u64, u64)> {
+    let nuevos = despues.hilos.checked_sub(antes.hilos).filter(|n| *n > 0)?;
+    Some((
+        despues.virtual_.saturating_sub(antes.virtual_) / nuevos,
+        despues.residente.saturating_sub(antes.residente) / nuevos,
+    ))
+}

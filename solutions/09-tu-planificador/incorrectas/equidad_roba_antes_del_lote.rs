@@ -1,0 +1,21 @@
+//! Respuesta incorrecta plausible: sin nada propio, roba antes de mirar la cola global: lo que llega desde fuera espera mientras los trabajadores se roban entre sí.
+
+use std::sync::Arc;
+
+use super::robo::{Compartido, INTERVALO_GLOBAL, Trabajador};
+use super::tarea::Tarea;
+
+impl Trabajador {
+    /// La tarea que toca sondear en esta vuelta, o `None` si no hay ninguna.
+    pub fn busca_tarea(&mut self, compartido: &Compartido) -> Option<Arc<Tarea>> {
+        self.tick = self.tick.wrapping_add(1);
+        if self.tick % INTERVALO_GLOBAL == 0 {
+            if let Some(tarea) = compartido.saca_del_inyector() {
+                return Some(tarea);
+            }
+        }
+        self.siguiente_local(compartido)
+            .or_else(|| self.roba(compartido))
+            .or_else(|| compartido.toma_lote_del_inyector(self.indice))
+    }
+}

@@ -1,0 +1,56 @@
+//! Respuesta incorrecta: saca trabajos con `try_recv` y, si la cola está
+//! vacía, `yield_now` y vuelta a mirar. Sale bien cuando la cola se cierra,
+//! pero mientras no llega nada no duerme nunca: gasta un hilo de Tokio en
+//! mirar una cola vacía (y, con el reloj en pausa, el tiempo no avanza).
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::{JoinHandle, JoinSet};
+
+/// Arranca el despachador. Devuelve el emisor de la cola y el `JoinHandle`
+/// que, al cerrarse la cola, da cuántos trabajos se atendieron.
+pub fn despacha<T, F, Fut>(capacidad: usize, simultaneos: usize, atiende: F) -> (mpsc::Sender<T>, JoinHandle<usize>)
+where
+    T: Send + 'static,
+    F: Fn(T) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let (tx, mut rx) = mpsc::channel(capacidad);
+    let despachador = tokio::spawn(async move {
+        let permisos = Arc::new(Semaphore::new(simultaneos));
+        let mut en_marcha = JoinSet::new();
+        let mut atendidos = 0;
+        loop {
+            // El permiso antes que el trabajo: mientras no hay sitio, los
+            // trabajos esperan en la cola, que es acotada.
+            let permiso = permisos.clone().acquire_owned().await.expect("el semáforo no se cierra");
+            let trabajo = loop {
+                match rx.try_recv() {
+                    Ok(trabajo) => break Some(trabajo),
+                    Err(mpsc::error::TryRecvError::Empty) => tokio::task::yield_now().await,
+                    Err(mpsc::error::TryRecvError::Disconnected) => break None,
+                }
+            };
+            let Some(trabajo) = trabajo else { break };
+            let futuro = atiende(trabajo);
+            en_marcha.spawn(async move {
+                futuro.await;
+                drop(permiso);
+            });
+            // Recoge los que ya acabaron, para que el JoinSet no crezca.
+            while let Some(hecho) = en_marcha.try_join_next() {
+                hecho.expect("un trabajo entró en pánico");
+                atendidos += 1;
+            }
+        }
+        // La cola se cerró y está vacía: termina lo que queda en marcha.
+        while let Some(hecho) = en_marcha.join_next().await {
+            hecho.expect("un trabajo entró en pánico");
+            atendidos += 1;
+        }
+        atendidos
+    });
+    (tx, despachador)
+}

@@ -1,0 +1,62 @@
+//! Respuesta incorrecta plausible: a cualquier mensaje que no entiende le
+//! devuelve lo que tiene, como si fuera una petición. Con peticiones funciona;
+//! pero si le llega una respuesta, contesta, y dos isolates así se responden
+//! el uno al otro sin parar.
+//!
+//! Ejercicio 1: tu primer isolate.
+//!
+//! `Almacen` guarda pares clave-valor. Es un isolate: atiende un mensaje
+//! cada vez, con una función síncrona, y responde devolviendo un efecto.
+//! Nadie más toca su `HashMap`, así que no hace falta ningún candado.
+//!
+//! Qué debe responder `handle` (siempre con `Effect::Reply`, a quien
+//! preguntó):
+//!
+//! - `Pon { clave, valor }`: guarda el valor y responde `Anterior(...)` con
+//!   el valor que había antes (o `None`).
+//! - `Lee { clave }`: responde `Valor(...)` con el valor actual (o `None`).
+//! - `Suma { clave, cuanto }`: suma `cuanto` al valor (una clave que no
+//!   existe vale 0) y responde `Valor(Some(nuevo))`.
+//! - `Cierra`: responde `Cerrado` y termina. Son dos efectos a la vez:
+//!   `Effect::Batch(vec![...])` con la respuesta y `Effect::Stop`.
+//! - Cualquier respuesta que le llegue por error: `Effect::Noop`.
+
+use std::collections::HashMap;
+
+use nucleo::{Ctx, Effect, Isolate};
+
+/// Los mensajes del almacén: peticiones y respuestas.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kv {
+    Pon { clave: String, valor: i64 },
+    Lee { clave: String },
+    Suma { clave: String, cuanto: i64 },
+    Cierra,
+    Anterior(Option<i64>),
+    Valor(Option<i64>),
+    Cerrado,
+}
+
+/// Un almacén clave-valor.
+#[derive(Debug, Default)]
+pub struct Almacen {
+    pub datos: HashMap<String, i64>,
+}
+
+impl Isolate for Almacen {
+    type Msg = Kv;
+
+    fn handle(&mut self, msg: Kv, _ctx: &mut Ctx) -> Effect<Kv> {
+        match msg {
+            Kv::Pon { clave, valor } => Effect::Reply(Kv::Anterior(self.datos.insert(clave, valor))),
+            Kv::Lee { clave } => Effect::Reply(Kv::Valor(self.datos.get(&clave).copied())),
+            Kv::Suma { clave, cuanto } => {
+                let valor = self.datos.entry(clave).or_insert(0);
+                *valor += cuanto;
+                Effect::Reply(Kv::Valor(Some(*valor)))
+            }
+            Kv::Cierra => Effect::Batch(vec![Effect::Reply(Kv::Cerrado), Effect::Stop]),
+            Kv::Anterior(_) | Kv::Valor(_) | Kv::Cerrado => Effect::Reply(Kv::Valor(None)),
+        }
+    }
+}
