@@ -245,7 +245,6 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio], e: &Ejercicio) -> Result<Resu
         .args(&e.pruebas)
         .current_dir(raiz)
         .env("RUST_BACKTRACE", "0")
-        .env_remove("CARGO_TARGET_DIR")
         .output()
         .map_err(|err| format!("no puedo ejecutar cargo: {err}"))?;
     let stdout = String::from_utf8_lossy(&salida.stdout);
@@ -303,6 +302,18 @@ pub fn verificar_todos<'a>(
     mut progreso: impl FnMut(&str),
 ) -> Result<Vec<(&'a Ejercicio, bool)>, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // Primero se compila todo de una vez (cargo reparte el trabajo entre los
+    // núcleos); un capítulo que no compila no para a los demás.
+    progreso("compilando los ejercicios");
+    let mut compilar = Command::new(&cargo);
+    compilar.args(["test", "--no-run", "--keep-going", "--quiet", "--test", "ejercicios"]);
+    for capitulo in crate::ejercicios::capitulos(lista) {
+        if let Some(e) = lista.iter().find(|e| e.capitulo == capitulo) {
+            compilar.args(["-p", &e.paquete()]);
+        }
+    }
+    // Si falla, cada capítulo lo vuelve a intentar abajo y dice por qué.
+    let _ = compilar.current_dir(raiz).output();
     let mut resultados = Vec::new();
     for capitulo in crate::ejercicios::capitulos(lista) {
         progreso(capitulo);
@@ -312,7 +323,6 @@ pub fn verificar_todos<'a>(
             .args(["--no-fail-fast", "--", "--color", "never"])
             .current_dir(raiz)
             .env("RUST_BACKTRACE", "0")
-            .env_remove("CARGO_TARGET_DIR")
             .output()
             .map_err(|err| format!("no puedo ejecutar cargo: {err}"))?;
         let stdout = String::from_utf8_lossy(&salida.stdout);

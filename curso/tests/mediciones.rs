@@ -136,19 +136,12 @@ fn un_campo_que_ya_no_existe_es_un_problema() {
     assert!(p.iter().any(|x| x.contains("«10 ms» no es citado; «referencia» es solo para lo citado")), "{p:#?}");
 }
 
-/// Ejecuta cada orden de medida del libro en modo rápido (compilación dev y
-/// `--rapido`): todas acaban bien y cada `linea` del registro aparece en la
-/// salida de su orden. No mide nada en serio: eso es `cargo curso mantenimiento mide`.
-#[test]
-fn todas_las_mediciones_se_ejecutan_en_modo_rapido() {
-    let r = curso::mediciones::medir(&raiz(), true, None, |p| eprintln!("… {p}"))
-        .expect("la orden de medida debe arrancar");
-    assert!(r.problemas.is_empty(), "problemas:\n- {}", r.problemas.join("\n- "));
-    assert!(r.ordenes.len() >= 10, "muy pocas órdenes de medida: {}", r.ordenes.len());
-    let json = fs::read_to_string(raiz().join("target/mediciones/rapido/resultados.json")).expect("resultados.json");
-    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON válido");
-    assert_eq!(v["ordenes"].as_array().map(Vec::len), Some(r.ordenes.len()));
-}
+// Que cada orden de medida del libro se ejecuta en modo rápido (y que cada
+// `linea` del registro aparece en su salida) no se prueba aquí: compila otra
+// vez Tokio con `--cfg tokio_unstable` y ejecuta más de treinta programas, y
+// eso no cabe en los 4 minutos de `cargo test` en frío. Lo prueba
+// `cargo curso mantenimiento mide --rapido`, que la integración continua
+// ejecuta justo después de `cargo test` (`.ci/run`).
 
 #[test]
 fn una_razon_solo_compara_valores_medidos_de_la_misma_magnitud() {
