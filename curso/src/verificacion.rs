@@ -69,12 +69,14 @@ struct ErrorDeCompilacion {
 pub enum Alcance {
     /// Lo que ve quien aprende: con el código inicial de su capítulo, las
     /// pruebas de cada ejercicio fallan (o no compila, si es «haz que
-    /// compile»); con la solución, pasan; la demo se ejecuta. Es la que corre
-    /// `cargo test`: dos variantes por capítulo.
+    /// compile»), y son exactamente las de la lista. Es la que corre
+    /// `cargo test`: una variante por capítulo. Que la solución pasa esas
+    /// mismas pruebas ya lo demuestra `cargo test` al probar `soluciones-NN`,
+    /// que usa el mismo archivo de pruebas.
     Esencial,
-    /// Además, cada ejercicio demuestra su propio fallo (la solución con solo
-    /// su archivo tomado del inicial) y cada respuesta incorrecta conocida
-    /// falla. Es la que corre `cargo curso mantenimiento comprueba` (y la
+    /// Además, la solución pasa y su demo se ejecuta, cada ejercicio
+    /// demuestra su propio fallo (la solución con solo su archivo tomado del
+    /// inicial) y cada respuesta incorrecta conocida falla. Es la que corre `cargo curso mantenimiento comprueba` (y la
     /// integración continua, justo después de `cargo test`).
     Completa,
 }
@@ -100,7 +102,7 @@ pub fn verificar(raiz: &Path, lista: &[Ejercicio], alcance: Alcance) -> Informe 
     // Las demás variantes se escriben igual (así no se borran de una
     // verificación completa anterior), pero no se compilan ni se prueban.
     if alcance == Alcance::Esencial {
-        variantes.retain(|_, v| matches!(v.tipo, Tipo::Solucion | Tipo::Inicial));
+        variantes.retain(|_, v| v.tipo == Tipo::Inicial);
     }
     let inicio = Instant::now();
     // El mismo `target/` que el resto del curso: las dependencias (Tokio,
@@ -376,25 +378,33 @@ fn compilar(base: &Path, target: &Path, variantes: &mut BTreeMap<String, Variant
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
-    // Las demos de las soluciones (`cargo run -p soluciones-NN`).
-    let mut demos = cargo();
-    demos
-        .args(["build", "--bins", "--message-format=json", "--quiet"])
-        .arg("--manifest-path")
-        .arg(base.join("Cargo.toml"));
-    for (paquete, _) in variantes.iter().filter(|(_, v)| v.tipo == Tipo::Solucion) {
-        demos.args(["-p", paquete]);
-    }
-    let salida_demos = demos
-        .env("CARGO_TARGET_DIR", target)
-        .env("CARGO_INCREMENTAL", "0")
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
+    // Las demos de las soluciones (`cargo run -p soluciones-NN`), si hay
+    // variantes de la solución (sin ningún `-p`, cargo compilaría todo).
+    let soluciones: Vec<&String> =
+        variantes.iter().filter(|(_, v)| v.tipo == Tipo::Solucion).map(|(paquete, _)| paquete).collect();
+    let salida_demos = if soluciones.is_empty() {
+        None
+    } else {
+        let mut demos = cargo();
+        demos
+            .args(["build", "--bins", "--message-format=json", "--quiet"])
+            .arg("--manifest-path")
+            .arg(base.join("Cargo.toml"));
+        for paquete in soluciones {
+            demos.args(["-p", paquete]);
+        }
+        let salida = demos
+            .env("CARGO_TARGET_DIR", target)
+            .env("CARGO_INCREMENTAL", "0")
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("no puedo ejecutar cargo: {e}"))?;
+        Some(salida)
+    };
     let por_manifiesto: BTreeMap<PathBuf, String> =
         variantes.iter().map(|(paquete, v)| (v.dir.join("Cargo.toml"), paquete.clone())).collect();
-    let mensajes =
-        String::from_utf8_lossy(&salida.stdout).into_owned() + &String::from_utf8_lossy(&salida_demos.stdout);
+    let mensajes = String::from_utf8_lossy(&salida.stdout).into_owned()
+        + &salida_demos.map(|d| String::from_utf8_lossy(&d.stdout).into_owned()).unwrap_or_default();
     for linea in mensajes.lines() {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(linea) else { continue };
         let Some(manifiesto) = msg["manifest_path"].as_str() else { continue };
@@ -603,14 +613,24 @@ fn comprobar_capitulo(
     let del_capitulo_de = |tipo: &Tipo| variante(variantes, del_capitulo[0].1, tipo);
     let problemas = &mut informe.problemas;
 
-    // La solución compila y sus pruebas son exactamente las de la lista.
-    let Some(solucion) = del_capitulo_de(&Tipo::Solucion) else { return };
-    let Some(exe) = &solucion.ejecutable else {
-        let errores: Vec<&str> = solucion.errores.iter().map(|e| e.texto.as_str()).collect();
-        problemas.push(format!("la solución de {capitulo} no compila:\n{}", errores.join("\n")));
-        return;
+    // La solución compila (en la verificación completa; en la esencial no
+    // hay variante de la solución y se listan las pruebas del inicial).
+    let solucion = del_capitulo_de(&Tipo::Solucion);
+    let exe_solucion = match solucion {
+        Some(v) => match &v.ejecutable {
+            Some(exe) => Some(exe),
+            None => {
+                let errores: Vec<&str> = v.errores.iter().map(|e| e.texto.as_str()).collect();
+                problemas.push(format!("la solución de {capitulo} no compila:\n{}", errores.join("\n")));
+                return;
+            }
+        },
+        None => None,
     };
-    match listar(exe, &solucion.dir) {
+    // Las pruebas son exactamente las de la lista.
+    let para_listar = solucion.or_else(|| del_capitulo_de(&Tipo::Inicial)).filter(|v| v.ejecutable.is_some());
+    let listado = para_listar.map(|v| listar(v.ejecutable.as_ref().expect("filtrado"), &v.dir));
+    match listado.unwrap_or_else(|| Ok(del_capitulo.iter().flat_map(|(_, e)| e.pruebas.clone()).collect())) {
         Ok(todas) => {
             for prueba in &todas {
                 if !del_capitulo.iter().any(|(_, e)| e.pruebas.contains(prueba)) {
@@ -629,9 +649,10 @@ fn comprobar_capitulo(
     }
 
     // La demo de la solución se ejecuta y termina bien.
-    match &solucion.demo {
-        None => problemas.push(format!("solutions/{capitulo} no tiene demo: falta src/main.rs")),
-        Some(demo) => match correr(demo, &solucion.dir, &[]) {
+    match solucion.map(|v| (&v.demo, &v.dir)) {
+        None => {}
+        Some((None, _)) => problemas.push(format!("solutions/{capitulo} no tiene demo: falta src/main.rs")),
+        Some((Some(demo), dir)) => match correr(demo, dir, &[]) {
             Ok(r) if r.pasan && !r.salida.trim().is_empty() => {}
             Ok(r) => problemas.push(format!("`cargo run -p soluciones-{}` falla:\n{}", &capitulo[..2], r.salida)),
             Err(e) => problemas.push(e),
@@ -656,10 +677,11 @@ fn comprobar_capitulo(
     for &(i, e) in &del_capitulo {
         let n = &e.nombre;
         // La solución pasa las pruebas del ejercicio.
-        match resultado(exe, &e.pruebas) {
-            Ok(r) if r.pasan && r.corridas == e.pruebas.len() => {}
-            Ok(r) => problemas.push(format!("«{n}»: la solución no pasa sus pruebas:\n{}", r.salida)),
-            Err(err) => problemas.push(err),
+        match exe_solucion.map(|exe| resultado(exe, &e.pruebas)) {
+            None => {}
+            Some(Ok(r)) if r.pasan && r.corridas == e.pruebas.len() => {}
+            Some(Ok(r)) => problemas.push(format!("«{n}»: la solución no pasa sus pruebas:\n{}", r.salida)),
+            Some(Err(err)) => problemas.push(err),
         }
         // El código inicial de este ejercicio, solo él, hace fallar sus pruebas.
         let mutante = inicial_de(variantes, e, i);
