@@ -70,7 +70,9 @@ pub fn desconocidas(texto: &str, curso: &BTreeSet<String>) -> Result<BTreeSet<St
     let mut hijo = Command::new("hunspell")
         // Español, y también inglés: los términos en inglés entre paréntesis
         // (*work stealing*) y las citas de mensajes del compilador.
-        .args(["-d", "es_ES,en_US", "-l"])
+        // `-i utf-8`: sin un locale UTF-8 (LANG vacío, como con `su -`),
+        // hunspell partiría las palabras en cada letra con tilde.
+        .args(["-d", "es_ES,en_US", "-i", "utf-8", "-l"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
