@@ -18,7 +18,7 @@ use clap::{ArgAction, CommandFactory, Parser, Subcommand};
 const PLANTILLA: &str = "{about}\n\nUso: {usage}\n\n{all-args}{after-help}";
 
 /// Lo que se lee al final de `cargo curso --help`.
-const PIE: &str = "\n\nMás ayuda de una orden: cargo curso ayuda ORDEN (o cargo curso ORDEN --help).\n\
+const PIE: &str = "Más ayuda de una orden: cargo curso ayuda ORDEN (o cargo curso ORDEN --help).\n\
                    Quien mantiene el curso tiene sus propias órdenes: cargo curso mantenimiento --help";
 
 #[derive(Parser)]
