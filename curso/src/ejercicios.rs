@@ -111,6 +111,49 @@ pub fn validar(raiz: &Path, lista: &[Ejercicio]) -> Vec<String> {
             }
         }
     }
+    problemas.extend(andamiaje_distinto(raiz, lista));
+    problemas
+}
+
+/// El andamiaje de un capítulo (lo que hay en `src/` de su ejercicio que no
+/// es un archivo de ejercicio ni `lib.rs`, como el ejecutor del 09) vive en
+/// dos copias, `exercises/` y `solutions/`, porque la verificación copia cada
+/// crate entero. Las dos copias tienen que ser idénticas: si no, quien
+/// aprende trabajaría sobre un código distinto del que prueba la solución.
+fn andamiaje_distinto(raiz: &Path, lista: &[Ejercicio]) -> Vec<String> {
+    fn rs(dir: &Path, base: &Path, v: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let ruta = e.path();
+            if ruta.is_dir() {
+                rs(&ruta, base, v);
+            } else if ruta.extension().is_some_and(|x| x == "rs") {
+                v.extend(ruta.strip_prefix(base).ok().map(Path::to_path_buf));
+            }
+        }
+    }
+    let mut problemas = Vec::new();
+    for capitulo in capitulos(lista) {
+        let Some(primero) = lista.iter().find(|e| e.capitulo == capitulo) else { continue };
+        let (ej, sol) = (raiz.join(primero.carpeta()), raiz.join(primero.carpeta_solucion()));
+        let mut archivos = Vec::new();
+        rs(&ej.join("src"), &ej, &mut archivos);
+        for archivo in archivos {
+            let propio = lista.iter().any(|e| e.capitulo == capitulo && Path::new(&e.archivo) == archivo);
+            if propio || archivo == Path::new("src/lib.rs") || archivo == Path::new("src/main.rs") {
+                continue;
+            }
+            let (a, b) = (std::fs::read(ej.join(&archivo)), std::fs::read(sol.join(&archivo)));
+            if let (Ok(a), Ok(b)) = (a, b)
+                && a != b
+            {
+                problemas.push(format!(
+                    "{}: exercises/ y solutions/ tienen copias distintas de este archivo, que no es de ningún \
+                     ejercicio; deben ser idénticas",
+                    primero.carpeta().join(&archivo).display()
+                ));
+            }
+        }
+    }
     problemas
 }
 

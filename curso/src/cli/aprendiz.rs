@@ -41,8 +41,7 @@ pub fn verifica(raiz: &Path, nombre: Option<&str>) -> Result<(), String> {
 pub fn verifica_todos(raiz: &Path) -> Result<(), String> {
     let lista = ejercicios::cargar(raiz)?;
     let resultados = practica::verificar_todos(raiz, &lista, |capitulo| eprintln!("… capítulo {capitulo}"))?;
-    let anotados: Vec<(&Ejercicio, bool)> = resultados.iter().map(|(e, paso)| (*e, *paso)).collect();
-    practica::anotar(raiz, &anotados)?;
+    practica::anotar(raiz, &resultados)?;
     let estados = practica::estados(raiz, &lista);
     print!("{}", practica::listado(&lista, &estados, true));
     Ok(())
