@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use tiny_http::{Header, ReadWrite, Response, Server};
 
+use crate::error::Error;
+
 /// El punto de recarga: el mismo nombre que usa `mdbook serve`.
 pub const RECARGA: &str = "__livereload";
 
@@ -51,7 +53,7 @@ impl Recargas {
 }
 
 /// Sirve `carpeta` en `127.0.0.1:puerto` hasta que se interrumpa el proceso.
-pub fn servir(carpeta: &Path, puerto: u16) -> Result<(), String> {
+pub fn servir(carpeta: &Path, puerto: u16) -> Result<(), Error> {
     let servidor = escuchar(puerto)?;
     println!("El libro está en http://127.0.0.1:{puerto}/  (Ctrl+C para terminar)");
     atender(servidor, carpeta, "/");
@@ -59,15 +61,15 @@ pub fn servir(carpeta: &Path, puerto: u16) -> Result<(), String> {
 }
 
 /// Sirve el libro de `raiz`, ya construido en `carpeta` (con el guion de
-/// recarga, ver [`crate::libro::construir_con`]), y lo reconstruye con
+/// recarga que apunta a [`RECARGA`]), y lo reconstruye con
 /// `reconstruir` cada vez que cambia algo de [`VIGILADAS`]; después recarga
 /// las páginas abiertas. Hasta que se interrumpa el proceso.
 pub fn servir_en_vivo(
     raiz: &Path,
     carpeta: &Path,
     puerto: u16,
-    reconstruir: impl FnMut() -> Result<(), String> + Send + 'static,
-) -> Result<(), String> {
+    reconstruir: impl FnMut() -> Result<(), Error> + Send + 'static,
+) -> Result<(), Error> {
     let servidor = escuchar(puerto)?;
     let recargas = Recargas::default();
     let _vigilante = vigilar(raiz, recargas.clone(), reconstruir)?;
@@ -83,8 +85,8 @@ pub fn servir_en_vivo(
 pub fn vigilar(
     raiz: &Path,
     recargas: Recargas,
-    mut reconstruir: impl FnMut() -> Result<(), String> + Send + 'static,
-) -> Result<notify::RecommendedWatcher, String> {
+    mut reconstruir: impl FnMut() -> Result<(), Error> + Send + 'static,
+) -> Result<notify::RecommendedWatcher, Error> {
     use notify::{EventKind, RecursiveMode, Watcher};
     let (tx, rx) = mpsc::channel::<PathBuf>();
     let mut vigilante = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
@@ -96,12 +98,14 @@ pub fn vigilar(
             }
         }
     })
-    .map_err(|e| format!("no puedo vigilar los archivos: {e}"))?;
+    .map_err(|e| Error::mensaje(format!("no puedo vigilar los archivos: {e}")))?;
     for nombre in VIGILADAS {
         let ruta = raiz.join(nombre);
         if ruta.exists() {
             let modo = if ruta.is_dir() { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
-            vigilante.watch(&ruta, modo).map_err(|e| format!("no puedo vigilar {}: {e}", ruta.display()))?;
+            vigilante
+                .watch(&ruta, modo)
+                .map_err(|e| Error::mensaje(format!("no puedo vigilar {}: {e}", ruta.display())))?;
         }
     }
     let raiz = raiz.to_path_buf();
@@ -133,9 +137,9 @@ pub fn vigilar(
 }
 
 /// Abre el puerto (0: uno libre cualquiera) solo en loopback.
-pub fn escuchar(puerto: u16) -> Result<Server, String> {
+pub fn escuchar(puerto: u16) -> Result<Server, Error> {
     Server::http(("127.0.0.1", puerto))
-        .map_err(|e| format!("no puedo escuchar en 127.0.0.1:{puerto}: {e}; prueba con --puerto OTRO"))
+        .map_err(|e| Error::mensaje(format!("no puedo escuchar en 127.0.0.1:{puerto}: {e}; prueba con --puerto OTRO")))
 }
 
 /// Atiende peticiones para siempre. Las URL deben empezar por `base`

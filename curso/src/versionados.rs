@@ -6,19 +6,16 @@
 //! cambió.
 
 use std::path::Path;
-use std::process::Command;
+
+use crate::error::Error;
+use crate::procesos::Proceso;
 
 /// Los archivos bajo `rutas` que difieren de `HEAD` o que git no conoce,
 /// como los escribe `git status --porcelain` (`" M ruta"`, `"?? ruta"`).
-pub fn distintos_de_head(raiz: &Path, rutas: &[&str]) -> Result<Vec<String>, String> {
-    let salida = Command::new("git")
+pub fn distintos_de_head(raiz: &Path, rutas: &[&str]) -> Result<Vec<String>, Error> {
+    let salida = Proceso::git(raiz)
         .args(["status", "--porcelain", "--untracked-files=all", "--"])
         .args(rutas)
-        .current_dir(raiz)
-        .output()
-        .map_err(|e| format!("no puedo ejecutar git: {e}"))?;
-    if !salida.status.success() {
-        return Err(format!("git status falló: {}", String::from_utf8_lossy(&salida.stderr).trim()));
-    }
-    Ok(String::from_utf8_lossy(&salida.stdout).lines().map(str::to_string).filter(|l| !l.is_empty()).collect())
+        .salida_con_exito()?;
+    Ok(salida.stdout().lines().map(str::to_string).filter(|l| !l.is_empty()).collect())
 }

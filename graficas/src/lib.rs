@@ -9,6 +9,12 @@
 //! los miles separados por un espacio a partir de cinco cifras
 //! ([`numero`], [`marca`]).
 //!
+//! Cada programa `grafica-*` hace además lo mismo alrededor del dibujo:
+//! leer `--csv RUTA` y `--svg RUTA`, leer y convertir el CSV de resultados,
+//! crear la carpeta del SVG y decir en español qué falló. Eso vive en
+//! [`Programa`]; [`svg_del_libro`] da la ruta de `book/graficas/`. Lo usan
+//! las lecciones 05, 06, 09, 11, 14 y 18.
+//!
 //! ```
 //! let estilo = graficas::Estilo::para(800);
 //! assert!(estilo.px_en_el_libro(estilo.marcas().1) >= graficas::TEXTO_MINIMO_PX);
@@ -18,6 +24,9 @@
 //! assert_eq!(graficas::marca(40.0), "40");
 //! ```
 
+use std::path::{Path, PathBuf};
+
+use opciones::clap::{self, Parser};
 use plotters::chart::{MeshStyle, SeriesLabelStyle};
 use plotters::coord::CoordTranslate;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -146,6 +155,78 @@ pub fn marca(x: f64) -> String {
     numero(x, 2)
 }
 
+/// `book/graficas/<nombre>` en la raíz del repositorio, visto desde la
+/// carpeta de una lección (su `env!("CARGO_MANIFEST_DIR")`, `lessons/NN-...`).
+pub fn svg_del_libro(leccion: &str, nombre: &str) -> PathBuf {
+    let leccion = Path::new(leccion);
+    let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);
+    raiz.join("book").join("graficas").join(nombre)
+}
+
+/// Las opciones de todo programa `grafica-*`.
+#[derive(Parser, Debug, Clone, PartialEq, Eq)]
+#[command(about = "Dibuja una gráfica del libro (SVG) a partir del CSV de resultados de su lección.")]
+pub struct Rutas {
+    /// El CSV de resultados que se dibuja [por defecto: el de la lección, en resultados/]
+    #[arg(long, value_name = "RUTA")]
+    pub csv: Option<PathBuf>,
+    /// Dónde escribir el SVG [por defecto: el que muestra el libro, en book/graficas/]
+    #[arg(long, value_name = "RUTA")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Un programa `grafica-*`: el CSV que lee y el SVG que escribe. Cada paso
+/// que falla escribe `error: ...` en español y termina el programa: con
+/// código 2 si las opciones no valen, con código 1 si falla lo demás.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Programa {
+    pub csv: PathBuf,
+    pub svg: PathBuf,
+}
+
+impl Programa {
+    /// Lee `--csv RUTA` y `--svg RUTA` de la línea de órdenes; sin ellas,
+    /// usa `csv` y `svg`.
+    pub fn de_la_linea_de_ordenes(csv: PathBuf, svg: PathBuf) -> Programa {
+        Programa::con(opciones::de_la_linea_de_ordenes(), csv, svg)
+    }
+
+    /// Lo mismo, con las opciones ya leídas.
+    pub fn con(rutas: Rutas, csv: PathBuf, svg: PathBuf) -> Programa {
+        Programa { csv: rutas.csv.unwrap_or(csv), svg: rutas.svg.unwrap_or(svg) }
+    }
+
+    /// Lee el CSV y lo convierte en filas con `convierte`. Si no se puede
+    /// leer, dice cómo generarlo (`genera`, como `cargo run -p leccion-05
+    /// --release`); si no tiene filas o una no vale, lo dice.
+    pub fn filas<F>(&self, convierte: impl FnOnce(&str) -> Result<Vec<F>, String>, genera: &str) -> Vec<F> {
+        let texto = std::fs::read_to_string(&self.csv).unwrap_or_else(|e| {
+            falla(&format!("no puedo leer {}: {e}. Genéralo antes con `{genera}`", self.csv.display()))
+        });
+        match convierte(&texto) {
+            Ok(filas) if !filas.is_empty() => filas,
+            Ok(_) => falla(&format!("{} no tiene ninguna fila", self.csv.display())),
+            Err(e) => falla(&format!("{}: {e}", self.csv.display())),
+        }
+    }
+
+    /// Crea la carpeta del SVG, si falta, y lo dibuja con `dibuja`.
+    pub fn dibuja(&self, dibuja: impl FnOnce(&Path) -> Result<(), Box<dyn std::error::Error>>) {
+        if let Some(carpeta) = self.svg.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(carpeta);
+        }
+        if let Err(e) = dibuja(&self.svg) {
+            falla(&format!("no pude dibujar {}: {e}", self.svg.display()));
+        }
+    }
+}
+
+/// Escribe `error: {mensaje}` y termina con código 1.
+pub fn falla(mensaje: &str) -> ! {
+    eprintln!("error: {mensaje}");
+    std::process::exit(1)
+}
+
 #[cfg(test)]
 mod pruebas {
     use super::*;
@@ -161,6 +242,18 @@ mod pruebas {
         assert_eq!(marca(0.25), "0,25");
         assert_eq!(marca(1.0 / 3.0), "0,33");
         assert_eq!(marca(20000.0), "20 000");
+    }
+
+    #[test]
+    fn rutas_del_programa() {
+        assert_eq!(
+            svg_del_libro("/curso/lessons/05-cuando-async", "latencia.svg"),
+            PathBuf::from("/curso/book/graficas/latencia.svg")
+        );
+        let (csv, svg) = (PathBuf::from("r.csv"), PathBuf::from("g.svg"));
+        let p = Programa::con(opciones::lee(["--svg", "otra.svg"]).unwrap(), csv.clone(), svg);
+        assert_eq!(p, Programa { csv, svg: PathBuf::from("otra.svg") });
+        assert!(opciones::lee::<Rutas>(["--png", "x"]).unwrap_err().starts_with("opción desconocida «--png»"));
     }
 
     #[test]

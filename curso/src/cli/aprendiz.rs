@@ -4,70 +4,66 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use curso::ejercicios::{self, Ejercicio};
-use curso::practica::{self, Estado};
-use curso::{libro, servidor};
+use curso::practica::{self, Estado, Practica};
+use curso::{Curso, Error, libro, servidor};
 
-pub fn lista(raiz: &Path) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    let estados = practica::estados(raiz, &lista);
-    print!("{}", practica::listado(&lista, &estados, true));
-    match practica::siguiente(&estados) {
-        Some(i) => println!("Siguiente: cargo curso verifica {}", lista[i].nombre),
+use curso::modelo::Ejercicio;
+
+pub fn lista(curso: &Curso) -> Result<(), Error> {
+    let practica = Practica::abrir(curso);
+    print!("{}", practica.listado(true));
+    match practica.siguiente() {
+        Some(e) => println!("Siguiente: cargo curso verifica {}", e.nombre),
         None => println!("¡Has terminado todos los ejercicios!"),
     }
     Ok(())
 }
 
-pub fn verifica(raiz: &Path, nombre: Option<&str>) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    let Some(e) = elegir(raiz, &lista, nombre)? else {
+pub fn verifica(curso: &Curso, nombre: Option<&str>) -> Result<(), Error> {
+    let mut practica = Practica::abrir(curso);
+    let Some(e) = elegir(&practica, nombre)? else {
         println!("¡Has terminado todos los ejercicios! Míralos con `cargo curso lista`.");
         return Ok(());
     };
-    let r = practica::verificar(raiz, &lista, e)?;
-    practica::anotar(raiz, &[(e, r.paso)])?;
+    let r = practica::probar(curso, e)?;
+    practica.anotar(&[(e, r.paso)])?;
     print!("{}", r.informe);
     if !r.paso {
-        return Err(format!("«{}» todavía no pasa sus pruebas", e.nombre));
+        return Err(Error::mensaje(format!("«{}» todavía no pasa sus pruebas", e.nombre)));
     }
-    match practica::siguiente(&practica::estados(raiz, &lista)) {
-        Some(i) => println!("Siguiente: «{}» ({}).", lista[i].nombre, lista[i].titulo),
+    match practica.siguiente() {
+        Some(s) => println!("Siguiente: «{}» ({}).", s.nombre, s.titulo),
         None => println!("¡Has terminado todos los ejercicios!"),
     }
     Ok(())
 }
 
-pub fn verifica_todos(raiz: &Path) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    let resultados = practica::verificar_todos(raiz, &lista, |capitulo| eprintln!("… capítulo {capitulo}"))?;
-    practica::anotar(raiz, &resultados)?;
-    let estados = practica::estados(raiz, &lista);
-    print!("{}", practica::listado(&lista, &estados, true));
+pub fn verifica_todos(curso: &Curso) -> Result<(), Error> {
+    let resultados = practica::probar_todos(curso, |capitulo| eprintln!("… capítulo {capitulo}"))?;
+    let mut practica = Practica::abrir(curso);
+    practica.anotar(&resultados)?;
+    print!("{}", practica.listado(true));
     Ok(())
 }
 
-pub fn pista(raiz: &Path, nombre: Option<&str>) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    match elegir(raiz, &lista, nombre)? {
+pub fn pista(curso: &Curso, nombre: Option<&str>) -> Result<(), Error> {
+    match elegir(&Practica::abrir(curso), nombre)? {
         Some(e) => {
             mostrar_pistas(e);
             Ok(())
         }
-        None => Err("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE".into()),
+        None => Err(Error::mensaje("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE")),
     }
 }
 
-pub fn solucion(raiz: &Path, nombre: &str, mostrar: bool) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    let e = practica::buscar(&lista, nombre)?;
-    let i = lista.iter().position(|x| x.nombre == e.nombre).unwrap_or_default();
-    if practica::estados(raiz, &lista)[i] != Estado::Hecho && !mostrar {
-        return Err(format!(
+pub fn solucion(curso: &Curso, nombre: &str, mostrar: bool) -> Result<(), Error> {
+    let e = practica::buscar(curso, nombre)?;
+    if Practica::abrir(curso).estado(e) != Estado::Hecho && !mostrar {
+        return Err(Error::mensaje(format!(
             "todavía no has superado «{n}». Prueba antes `cargo curso pista {n}`; si aun así quieres \
              verla: cargo curso solucion {n} --mostrar",
             n = e.nombre
-        ));
+        )));
     }
     println!("La solución de «{}» está en {}", e.nombre, e.carpeta_solucion().join(&e.archivo).display());
     println!("Ejecútala:        cargo run -p {}", e.paquete_solucion());
@@ -80,31 +76,35 @@ pub fn solucion(raiz: &Path, nombre: &str, mostrar: bool) -> Result<(), String> 
     Ok(())
 }
 
-pub fn reinicia(raiz: &Path, nombre: &str, si: bool) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    let e = practica::buscar(&lista, nombre)?;
-    let Some(copia) = practica::copia_para_reiniciar(raiz, e)? else {
+pub fn reinicia(curso: &Curso, nombre: &str, si: bool) -> Result<(), Error> {
+    let e = practica::buscar(curso, nombre)?;
+    let Some(copia) = practica::copia_para_reiniciar(curso, e)? else {
         println!("«{}» ya tiene su código inicial; no hay nada que reiniciar.", e.nombre);
         return Ok(());
     };
-    let relativa = copia.strip_prefix(raiz).unwrap_or(&copia).display().to_string();
+    let relativa = copia.strip_prefix(&curso.raiz).unwrap_or(&copia).display().to_string();
     let pregunta = format!("¿Devuelvo «{}» a su código inicial? Tu versión se guardará en {relativa}.", e.nombre);
     if !si && !confirmar(&pregunta) {
         println!("No he cambiado nada.");
         return Ok(());
     }
-    practica::reiniciar(raiz, e, &copia)?;
+    practica::reiniciar(curso, e, &copia)?;
     println!("«{}» vuelve a su código inicial. Tu versión está en {relativa}.", e.nombre);
     Ok(())
 }
 
-pub fn libro(raiz: &Path, solo_construir: bool, puerto: u16, destino: Option<&Path>) -> Result<(), String> {
-    let hecho = libro::construir_con(raiz, destino, (!solo_construir).then_some(servidor::RECARGA))?;
+pub fn libro(raiz: &Path, solo_construir: bool, puerto: u16, destino: Option<&Path>) -> Result<(), Error> {
+    let opciones = libro::Opciones {
+        destino: destino.map(Path::to_path_buf),
+        recarga: (!solo_construir).then(|| servidor::RECARGA.to_string()),
+        ..libro::Opciones::default()
+    };
+    let hecho = libro::construir_con(raiz, &opciones)?;
     if hecho.errores + hecho.avisos > 0 {
-        return Err(format!(
+        return Err(Error::mensaje(format!(
             "el libro se construyó con {} errores y {} avisos (arriba los tienes)",
             hecho.errores, hecho.avisos
-        ));
+        )));
     }
     println!("Libro construido en {}", hecho.destino.display());
     if solo_construir {
@@ -116,16 +116,16 @@ pub fn libro(raiz: &Path, solo_construir: bool, puerto: u16, destino: Option<&Pa
 
 /// El ejercicio que se nombra o, sin nombre, el siguiente pendiente
 /// (`None` si ya no queda ninguno).
-pub fn elegir<'a>(raiz: &Path, lista: &'a [Ejercicio], nombre: Option<&str>) -> Result<Option<&'a Ejercicio>, String> {
+pub fn elegir<'a>(practica: &Practica<'a>, nombre: Option<&str>) -> Result<Option<&'a Ejercicio>, Error> {
     match nombre {
-        Some(n) => practica::buscar(lista, n).map(Some),
-        None => Ok(practica::siguiente(&practica::estados(raiz, lista)).map(|i| &lista[i])),
+        Some(n) => practica::buscar(practica.curso, n).map(Some),
+        None => Ok(practica.siguiente()),
     }
 }
 
 pub fn mostrar_pistas(e: &Ejercicio) {
     println!("{} — {}", e.nombre, e.titulo);
-    println!("Archivo: {}", e.carpeta().join(&e.archivo).display());
+    println!("Archivo: {}", e.ruta().display());
     for (i, pista) in e.pistas.iter().enumerate() {
         println!("Pista {}: {pista}", i + 1);
     }

@@ -12,10 +12,10 @@ pub mod vigila;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, Parser, Subcommand};
-
-const PLANTILLA: &str = "{about}\n\nUso: {usage}\n\n{all-args}{after-help}";
+use curso::{Curso, Error};
+use opciones::{PLANTILLA, en_espanol};
 
 /// Lo que se lee al final de `cargo curso --help`.
 const PIE: &str = "Más ayuda de una orden: cargo curso ayuda ORDEN (o cargo curso ORDEN --help).\n\
@@ -132,17 +132,17 @@ pub enum Orden {
 pub fn principal() -> ExitCode {
     let cli = match Cli::try_parse_from(argumentos()) {
         Ok(cli) => cli,
-        Err(e) => return error_de_argumentos(e),
+        Err(e) => return error_de_argumentos(&e),
     };
     let raiz = curso::raiz();
     let resultado = match cli.orden {
-        Orden::Lista => aprendiz::lista(&raiz),
-        Orden::Verifica { ejercicio: _, todos: true } => aprendiz::verifica_todos(&raiz),
-        Orden::Verifica { ejercicio, todos: false } => aprendiz::verifica(&raiz, ejercicio.as_deref()),
-        Orden::Vigila { ejercicio, manual } => vigila::vigilar(&raiz, ejercicio.as_deref(), manual),
-        Orden::Pista { ejercicio } => aprendiz::pista(&raiz, ejercicio.as_deref()),
-        Orden::Solucion { ejercicio, mostrar } => aprendiz::solucion(&raiz, &ejercicio, mostrar),
-        Orden::Reinicia { ejercicio, si } => aprendiz::reinicia(&raiz, &ejercicio, si),
+        Orden::Lista => con_curso(&raiz, aprendiz::lista),
+        Orden::Verifica { todos: true, .. } => con_curso(&raiz, aprendiz::verifica_todos),
+        Orden::Verifica { ejercicio, .. } => con_curso(&raiz, |c| aprendiz::verifica(c, ejercicio.as_deref())),
+        Orden::Vigila { ejercicio, manual } => con_curso(&raiz, |c| vigila::vigilar(c, ejercicio.as_deref(), manual)),
+        Orden::Pista { ejercicio } => con_curso(&raiz, |c| aprendiz::pista(c, ejercicio.as_deref())),
+        Orden::Solucion { ejercicio, mostrar } => con_curso(&raiz, |c| aprendiz::solucion(c, &ejercicio, mostrar)),
+        Orden::Reinicia { ejercicio, si } => con_curso(&raiz, |c| aprendiz::reinicia(c, &ejercicio, si)),
         Orden::Libro { solo_construir, puerto, destino } => {
             aprendiz::libro(&raiz, solo_construir, puerto, destino.as_deref())
         }
@@ -151,11 +151,16 @@ pub fn principal() -> ExitCode {
     };
     match resultado {
         Ok(()) => ExitCode::SUCCESS,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
+        Err(error) => {
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Carga el curso de `raiz` y ejecuta con él la orden `f`.
+fn con_curso(raiz: &std::path::Path, f: impl FnOnce(&Curso) -> Result<(), Error>) -> Result<(), Error> {
+    f(&Curso::cargar(raiz)?)
 }
 
 /// `cargo curso x` llega como `curso x`; `cargo run -p curso -- curso x` también.
@@ -192,68 +197,25 @@ fn ayuda(orden: Option<&str>) -> ExitCode {
     }
 }
 
-/// Lo poco que clap escribe siempre en inglés, en español.
-pub fn en_espanol(texto: &str) -> String {
-    texto
-        .replace("[OPTIONS]", "[OPCIONES]")
-        .replace("<COMMAND>", "<ORDEN>")
-        .replace("[default: ", "[por defecto: ")
-        .replace("Arguments:", "Argumentos:")
-        .replace("Options:", "Opciones:")
-        .replace("Commands:", "Órdenes:")
-        .replace("Usage:", "Uso:")
-}
-
-/// Los errores de clap, en español y en una línea.
-fn error_de_argumentos(e: clap::Error) -> ExitCode {
-    let contexto = |k: ContextKind| match e.get(k) {
-        Some(ContextValue::String(s)) => s.clone(),
-        Some(ContextValue::Strings(v)) => v.join(", "),
-        Some(otro) => otro.to_string(),
-        None => String::new(),
-    };
-    let sugerencia = match contexto(ContextKind::SuggestedSubcommand) {
-        s if s.is_empty() => String::new(),
-        s => format!("; ¿quisiste decir «{s}»?"),
-    };
-    let mensaje = match e.kind() {
+/// Los errores de clap, en español y en una línea (la traducción es la de
+/// las lecciones, del crate `opciones`). La ayuda no es un error: sale por
+/// la salida estándar y con éxito.
+fn error_de_argumentos(e: &clap::Error) -> ExitCode {
+    let mensaje = opciones::mensaje_de_error(e, "cargo curso");
+    match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            print!("{}", en_espanol(&e.render().to_string()));
-            return ExitCode::SUCCESS;
+            print!("{mensaje}");
+            ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-            eprint!("{}", en_espanol(&e.render().to_string()));
-            return ExitCode::from(2);
+            eprint!("{mensaje}");
+            ExitCode::from(2)
         }
-        ErrorKind::InvalidSubcommand => {
-            format!("«{}» no es una orden de cargo curso{sugerencia}", contexto(ContextKind::InvalidSubcommand))
+        _ => {
+            eprintln!("error: {mensaje}\n(ayuda: cargo curso --help)");
+            ExitCode::from(2)
         }
-        ErrorKind::UnknownArgument => {
-            let arg = contexto(ContextKind::InvalidArg);
-            if arg.starts_with('-') {
-                format!("opción desconocida «{arg}»")
-            } else {
-                format!("sobra el argumento «{arg}»: esta orden no lo espera")
-            }
-        }
-        ErrorKind::MissingRequiredArgument => format!("falta {}", contexto(ContextKind::InvalidArg)),
-        ErrorKind::InvalidValue | ErrorKind::ValueValidation => format!(
-            "«{}» no es un valor válido para {}",
-            contexto(ContextKind::InvalidValue),
-            contexto(ContextKind::InvalidArg)
-        ),
-        ErrorKind::ArgumentConflict => {
-            format!(
-                "{} no se puede usar junto con {}",
-                contexto(ContextKind::InvalidArg),
-                contexto(ContextKind::PriorArg)
-            )
-        }
-        ErrorKind::TooManyValues => format!("demasiados valores para {}", contexto(ContextKind::InvalidArg)),
-        _ => "argumentos no válidos".to_string(),
-    };
-    eprintln!("error: {mensaje}\n(ayuda: cargo curso --help)");
-    ExitCode::from(2)
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,9 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use curso::ejercicios::{self, Ejercicio};
-use curso::practica::{self, Estado};
+use curso::modelo::Ejercicio;
+use curso::practica::{self, Practica};
+use curso::{Curso, Error};
 
 use super::aprendiz;
 
@@ -21,55 +22,54 @@ enum Evento {
     Fin,
 }
 
-pub fn vigilar(raiz: &Path, nombre: Option<&str>, manual: bool) -> Result<(), String> {
-    let lista = ejercicios::cargar(raiz)?;
-    let Some(primero) = aprendiz::elegir(raiz, &lista, nombre)? else {
+pub fn vigilar(curso: &Curso, nombre: Option<&str>, manual: bool) -> Result<(), Error> {
+    let Some(mut e) = aprendiz::elegir(&Practica::abrir(curso), nombre)? else {
         println!("¡Has terminado todos los ejercicios!");
         return Ok(());
     };
-    let mut actual = lista.iter().position(|e| e.nombre == primero.nombre).unwrap_or_default();
     let (tx, rx) = mpsc::channel();
     let teclado = manual || std::io::stdin().is_terminal();
     if teclado {
         leer_teclado(tx.clone());
     }
-    let _vigilante = if manual {
-        None
-    } else {
-        match vigilante(raiz, tx) {
-            Ok(v) => Some(v),
-            Err(err) if teclado => {
-                println!("No puedo vigilar los archivos aquí ({err}). Sigo en modo manual: Enter vuelve a probar.");
-                None
-            }
-            Err(err) => return Err(format!("no puedo vigilar los archivos aquí ({err}); prueba con --manual")),
-        }
-    };
-    let automatico = _vigilante.is_some();
+    let vigilante = if manual { None } else { vigilante_o_manual(&curso.raiz, tx, teclado)? };
+    let automatico = vigilante.is_some();
     loop {
-        let e = &lista[actual];
-        let archivo = e.carpeta().join(&e.archivo);
-        println!("\n──────── Vigilando «{}» ({}) ────────", e.nombre, archivo.display());
-        let r = practica::verificar(raiz, &lista, e)?;
-        practica::anotar(raiz, &[(e, r.paso)])?;
+        println!("\n──────── Vigilando «{}» ({}) ────────", e.nombre, e.ruta().display());
+        let r = practica::probar(curso, e)?;
+        // Entre dos pruebas pudiste cambiar cualquier ejercicio: el progreso se lee cada vez.
+        let mut progreso = Practica::abrir(curso);
+        progreso.anotar(&[(e, r.paso)])?;
         print!("{}", r.informe);
         if r.paso {
-            match practica::siguiente(&practica::estados(raiz, &lista)) {
-                Some(i) => {
-                    println!("Superado. Vamos con «{}»: {}", lista[i].nombre, lista[i].titulo);
-                    actual = i;
-                    continue;
-                }
-                None => {
-                    println!("¡Has terminado todos los ejercicios!");
-                    return Ok(());
-                }
-            }
+            let Some(siguiente) = progreso.siguiente() else {
+                println!("¡Has terminado todos los ejercicios!");
+                return Ok(());
+            };
+            println!("Superado. Vamos con «{}»: {}", siguiente.nombre, siguiente.titulo);
+            e = siguiente;
+            continue;
         }
         println!("\n{}", instrucciones(automatico, teclado));
-        if !esperar(&rx, e, raiz, &lista, automatico)? {
+        if !esperar(&rx, e, curso, automatico)? {
             return Ok(());
         }
+    }
+}
+
+/// El vigilante de archivos o, si no se puede y hay teclado, ninguno (modo manual).
+fn vigilante_o_manual(
+    raiz: &Path,
+    tx: mpsc::Sender<Evento>,
+    teclado: bool,
+) -> Result<Option<notify::RecommendedWatcher>, Error> {
+    match vigilante(raiz, tx) {
+        Ok(v) => Ok(Some(v)),
+        Err(err) if teclado => {
+            println!("No puedo vigilar los archivos aquí ({err}). Sigo en modo manual: Enter vuelve a probar.");
+            Ok(None)
+        }
+        Err(err) => Err(Error::mensaje(format!("no puedo vigilar los archivos aquí ({err}); prueba con --manual"))),
     }
 }
 
@@ -82,16 +82,10 @@ fn instrucciones(automatico: bool, teclado: bool) -> &'static str {
 }
 
 /// Espera hasta que toque volver a probar (`true`) o haya que salir (`false`).
-fn esperar(
-    rx: &mpsc::Receiver<Evento>,
-    e: &Ejercicio,
-    raiz: &Path,
-    lista: &[Ejercicio],
-    automatico: bool,
-) -> Result<bool, String> {
+fn esperar(rx: &mpsc::Receiver<Evento>, e: &Ejercicio, curso: &Curso, automatico: bool) -> Result<bool, Error> {
     loop {
         let Ok(evento) = rx.recv() else {
-            return Err("se perdió la vigilancia de archivos".into());
+            return Err(Error::mensaje("se perdió la vigilancia de archivos"));
         };
         match evento {
             Evento::Cambio => {
@@ -103,10 +97,7 @@ fn esperar(
             Evento::Linea(l) if l.is_empty() => {}
             Evento::Linea(l) if l == "p" => aprendiz::mostrar_pistas(e),
             Evento::Linea(l) if l == "l" => {
-                let estados = practica::estados(raiz, lista);
-                print!("{}", practica::listado(lista, &estados, false));
-                let hechos = estados.iter().filter(|x| **x == Estado::Hecho).count();
-                println!("Progreso: {}", practica::barra(hechos, lista.len()));
+                print!("{}", Practica::abrir(curso).listado(false))
             }
             Evento::Linea(l) if l == "q" => return Ok(false),
             Evento::Linea(l) => println!("No entiendo «{l}». Usa p, l o q."),

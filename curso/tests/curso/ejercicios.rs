@@ -4,41 +4,72 @@
 
 use std::path::PathBuf;
 
+use curso::error::en_lista;
+use curso::modelo::Grupo;
+use curso::{Curso, Hallazgo};
+
 fn raiz() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
 #[test]
 fn la_lista_de_ejercicios_es_valida() {
-    let lista = curso::ejercicios::cargar(&raiz()).expect("exercises/ejercicios.toml debe leerse");
-    let mut problemas = curso::ejercicios::validar(&raiz(), &lista);
-    problemas.extend(curso::ejercicios::carpetas_sin_ejercicios(&raiz(), &lista));
+    let curso = Curso::cargar(&raiz()).expect("exercises/ejercicios.toml debe leerse");
+    let mut problemas = curso.validar();
+    problemas.extend(curso.carpetas_sin_ejercicios());
     // Cada ejercicio tiene fijado su código inicial; en la integración
     // continua (clon limpio), los archivos deben ser exactamente esos.
-    let hashes = curso::iniciales::cargar(&raiz()).expect("exercises/iniciales.toml");
-    for e in &lista {
+    let hashes = curso.iniciales().expect("exercises/iniciales.toml");
+    for e in &curso.ejercicios {
         if !hashes.contains_key(&e.nombre) {
-            problemas.push(format!(
-                "«{}» no está en exercises/iniciales.toml: cargo curso mantenimiento fija-iniciales",
-                e.nombre
+            problemas.push(Hallazgo::de_ejercicio(
+                &e.nombre,
+                format!("«{}» no está en exercises/iniciales.toml: cargo curso mantenimiento fija-iniciales", e.nombre),
             ));
-        } else if std::env::var_os("CI").is_some() && !curso::iniciales::sin_tocar(&raiz(), e, &hashes) {
-            problemas.push(format!(
-                "el código inicial de «{}» cambió y exercises/iniciales.toml no: cargo curso mantenimiento fija-iniciales",
-                e.nombre
+        } else if std::env::var_os("CI").is_some() && !curso.sin_tocar(e) {
+            problemas.push(Hallazgo::de_ejercicio(
+                &e.nombre,
+                format!(
+                    "el código inicial de «{}» cambió y exercises/iniciales.toml no: cargo curso mantenimiento \
+                     fija-iniciales",
+                    e.nombre
+                ),
             ));
         }
     }
-    assert!(problemas.is_empty(), "problemas en la lista:\n- {}", problemas.join("\n- "));
+    assert!(problemas.is_empty(), "problemas en la lista:\n{}", en_lista(&problemas));
 }
 
 #[test]
 fn cada_ejercicio_falla_en_su_inicio_y_pasa_en_su_solucion() {
-    let lista = curso::ejercicios::cargar(&raiz()).unwrap();
-    let informe = curso::verificacion::verificar(&raiz(), &lista, curso::verificacion::Alcance::Esencial);
+    let curso = Curso::cargar(&raiz()).unwrap();
+    let informe = curso::verificacion::verificar(&curso, curso::verificacion::Alcance::Esencial);
     for linea in informe.resumen.iter().chain(&informe.tiempos) {
         eprintln!("{linea}");
     }
-    assert!(informe.problemas.is_empty(), "problemas:\n- {}", informe.problemas.join("\n- "));
-    assert_eq!(informe.resumen.len(), lista.len());
+    assert!(informe.problemas.is_empty(), "problemas:\n{}", en_lista(&informe.problemas));
+    assert_eq!(informe.resumen.len(), curso.ejercicios.len());
+}
+
+/// El modelo del curso casa con el disco: cada capítulo del libro tiene sus
+/// tres crates con el nombre de paquete que calcula el modelo, y cada
+/// ejercicio es de un capítulo del libro.
+#[test]
+fn el_modelo_casa_capitulos_crates_y_ejercicios() {
+    let curso = Curso::cargar(&raiz()).unwrap();
+    assert!(!curso.capitulos.is_empty());
+    for c in &curso.capitulos {
+        assert!(c.titulo.is_some() && c.minutos.is_some(), "{}: sin título o sin tiempo estimado", c.nombre);
+        for grupo in Grupo::TODOS {
+            let manifiesto = curso.ruta(c.carpeta(grupo)).join("Cargo.toml");
+            let texto =
+                std::fs::read_to_string(&manifiesto).unwrap_or_else(|e| panic!("{}: {e}", manifiesto.display()));
+            let tabla: toml::Table = texto.parse().unwrap();
+            let nombre = tabla["package"]["name"].as_str().unwrap();
+            assert_eq!(nombre, c.paquete(grupo), "{}", manifiesto.display());
+        }
+    }
+    for e in &curso.ejercicios {
+        assert!(curso.capitulo(&e.capitulo).is_some(), "«{}»: el capítulo {} no está en book/", e.nombre, e.capitulo);
+    }
 }

@@ -5,6 +5,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use curso::hallazgo::Tipo;
+use curso::{Hallazgo, Lugar};
+
 fn raiz() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
@@ -34,31 +37,40 @@ fn curso_minimo(nombre: &str, referencias: &str, capitulo: &str, registro: &str)
     r
 }
 
-fn problemas(r: &Path) -> Vec<String> {
+fn problemas(r: &Path) -> Vec<Hallazgo> {
     curso::referencias::comprobar(r)
 }
 
-fn alguno(p: &[String], trozo: &str) -> bool {
-    p.iter().any(|x| x.contains(trozo))
+/// ¿Hay un hallazgo de la clase `tipo` en `archivo:linea` cuyo mensaje diga `trozo`?
+fn alguno(p: &[Hallazgo], tipo: Tipo, archivo: &str, linea: usize, trozo: &str) -> bool {
+    let lugar = Lugar::Archivo { ruta: archivo.into(), linea: Some(linea) };
+    p.iter().any(|h| h.tipo == tipo && h.lugar == lugar && h.mensaje.contains(trozo))
 }
+
+const CAP: &str = "book/01-prueba.md";
+const REG: &str = "lessons/01-prueba/mediciones.toml";
+const REFS: &str = "book/referencias.md";
 
 #[test]
 fn un_curso_bien_citado_no_tiene_problemas() {
     let r = curso_minimo("bien", REFERENCIAS, CAPITULO, REGISTRO);
-    assert_eq!(problemas(&r), Vec::<String>::new());
+    assert_eq!(problemas(&r), []);
 }
 
 #[test]
 fn nombrar_un_archivo_de_fuera_es_un_problema() {
     let capitulo = format!("{CAPITULO}\nComo dice facts.md, nada.\nMira ../shared/reference/glosario.md.\n");
     let p = problemas(&curso_minimo("fuera", REFERENCIAS, &capitulo, REGISTRO));
-    assert!(alguno(&p, "book/01-prueba.md:5: «facts.md» nombra un archivo de fuera del repositorio"), "{p:#?}");
-    assert!(alguno(&p, "book/01-prueba.md:6: «../shared» nombra un archivo de fuera"), "{p:#?}");
+    assert!(
+        alguno(&p, Tipo::ArchivoDeFuera, CAP, 5, "«facts.md» nombra un archivo de fuera del repositorio"),
+        "{p:#?}"
+    );
+    assert!(alguno(&p, Tipo::ArchivoDeFuera, CAP, 6, "«../shared» nombra un archivo de fuera"), "{p:#?}");
 
     let registro =
         REGISTRO.replace("referencia = \"articulo\"", "referencia = \"articulo\"\nque2 = \"facts.md, hecho 7\"");
     let p = problemas(&curso_minimo("fuera-registro", REFERENCIAS, CAPITULO, &registro));
-    assert!(alguno(&p, "lessons/01-prueba/mediciones.toml:6: «facts.md»"), "{p:#?}");
+    assert!(alguno(&p, Tipo::ArchivoDeFuera, REG, 6, "«facts.md»"), "{p:#?}");
 }
 
 #[test]
@@ -69,14 +81,15 @@ fn citar_un_texto_que_nadie_tiene_es_un_problema() {
          El código fuente de Tokio, en cambio, se puede leer.\n"
     );
     let p = problemas(&curso_minimo("oculta", REFERENCIAS, &capitulo, REGISTRO));
-    assert!(alguno(&p, "book/01-prueba.md:5: «hecho 7» cita un texto que quien lee no tiene"), "{p:#?}");
-    assert!(alguno(&p, "book/01-prueba.md:6: «fuente de este capítulo»"), "{p:#?}");
-    assert!(alguno(&p, "book/01-prueba.md:7: «texto del que part»"), "{p:#?}");
-    assert!(!alguno(&p, "book/01-prueba.md:8"), "«código fuente» no es citar un texto oculto: {p:#?}");
+    assert!(alguno(&p, Tipo::TextoOculto, CAP, 5, "«hecho 7» cita un texto que quien lee no tiene"), "{p:#?}");
+    assert!(alguno(&p, Tipo::TextoOculto, CAP, 6, "«fuente de este capítulo»"), "{p:#?}");
+    assert!(alguno(&p, Tipo::TextoOculto, CAP, 7, "«texto del que part»"), "{p:#?}");
+    let linea_8 = Lugar::Archivo { ruta: CAP.into(), linea: Some(8) };
+    assert!(!p.iter().any(|h| h.lugar == linea_8), "«código fuente» no es citar un texto oculto: {p:#?}");
 
     let registro = format!("{REGISTRO}semilla = \"lo que decía otro\"\n");
     let p = problemas(&curso_minimo("semilla", REFERENCIAS, CAPITULO, &registro));
-    assert!(alguno(&p, "lessons/01-prueba/mediciones.toml:6: «semilla ="), "{p:#?}");
+    assert!(alguno(&p, Tipo::TextoOculto, REG, 6, "«semilla ="), "{p:#?}");
 }
 
 #[test]
@@ -90,8 +103,8 @@ fn el_codigo_que_el_libro_incluye_tampoco_cita_textos_ocultos() {
         fs::write(p, codigo).unwrap();
     }
     let p = problemas(&r);
-    assert!(alguno(&p, "exercises/01-prueba/src/lib.rs:2: «hecho 1»"), "{p:#?}");
-    assert!(alguno(&p, "solutions/01-prueba/src/lib.rs:4: «facts.md»"), "{p:#?}");
+    assert!(alguno(&p, Tipo::TextoOculto, "exercises/01-prueba/src/lib.rs", 2, "«hecho 1»"), "{p:#?}");
+    assert!(alguno(&p, Tipo::ArchivoDeFuera, "solutions/01-prueba/src/lib.rs", 4, "«facts.md»"), "{p:#?}");
     assert_eq!(p.len(), 4, "«la fuente» en un comentario no cuenta, y target/ no se mira: {p:#?}");
 }
 
@@ -100,9 +113,9 @@ fn citar_una_entrada_que_no_existe_es_un_problema() {
     let capitulo = format!("{CAPITULO}\nVéase [otra](referencias.md#ref-no-existe) y [mal](referencias.md#cola).\n");
     let registro = REGISTRO.replace("\"articulo\"", "\"tampoco\"");
     let p = problemas(&curso_minimo("no-existe", REFERENCIAS, &capitulo, &registro));
-    assert!(alguno(&p, "book/01-prueba.md:5: cita «no-existe», que no es ninguna entrada"), "{p:#?}");
-    assert!(alguno(&p, "book/01-prueba.md:5: el enlace a referencias.md#cola no lleva a una entrada"), "{p:#?}");
-    assert!(alguno(&p, "lessons/01-prueba/mediciones.toml:5: cita «tampoco», que no es ninguna entrada"), "{p:#?}");
+    assert!(alguno(&p, Tipo::CitaRota, CAP, 5, "cita «no-existe», que no es ninguna entrada"), "{p:#?}");
+    assert!(alguno(&p, Tipo::CitaRota, CAP, 5, "el enlace a referencias.md#cola no lleva a una entrada"), "{p:#?}");
+    assert!(alguno(&p, Tipo::CitaRota, REG, 5, "cita «tampoco», que no es ninguna entrada"), "{p:#?}");
 }
 
 #[test]
@@ -111,7 +124,10 @@ fn una_entrada_que_nadie_cita_es_un_problema() {
     let referencias = format!("{REFERENCIAS}\nComo en [la cola](#ref-cola).\n");
     let p = problemas(&curso_minimo("sin-citar", &referencias, "# Prueba\n\nNada.\n", REGISTRO));
     assert_eq!(p.len(), 1, "{p:#?}");
-    assert!(p[0].contains("book/referencias.md:5: nadie cita la entrada «Tokio: la cola local» (ref-cola)"), "{p:#?}");
+    assert!(
+        alguno(&p, Tipo::EntradaSinCitar, REFS, 5, "nadie cita la entrada «Tokio: la cola local» (ref-cola)"),
+        "{p:#?}"
+    );
 }
 
 #[test]
@@ -121,21 +137,17 @@ fn una_entrada_sin_enlace_https_fijado_o_sin_ancla_es_un_problema() {
         + "\n### 5. Sin versión {#ref-suelta}\n\n- [tokio](https://docs.rs/tokio/latest/tokio/)\n";
     let capitulo = format!("{CAPITULO}\n[sin](referencias.md#ref-sin) [suelta](referencias.md#ref-suelta)\n");
     let p = problemas(&curso_minimo("sin-https", &referencias, &capitulo, REGISTRO));
-    assert!(alguno(&p, "book/referencias.md:15: la entrada «Un artículo» enlaza con http://"), "{p:#?}");
-    assert!(alguno(&p, "book/referencias.md:11: la entrada «Un artículo» no tiene ningún enlace https://"), "{p:#?}");
-    assert!(alguno(&p, "book/referencias.md:17: la entrada «Sin enlaces» no tiene ningún enlace https://"), "{p:#?}");
-    assert!(alguno(&p, "book/referencias.md:21: la entrada «4. Sin ancla» no tiene ancla"), "{p:#?}");
-    assert!(
-        alguno(
-            &p,
-            "book/referencias.md:27: la entrada «Sin versión» enlaza con https://docs.rs/tokio/latest/tokio/, que no está fijado"
-        ),
-        "{p:#?}"
-    );
+    let mal = Tipo::EntradaMalFormada;
+    assert!(alguno(&p, mal, REFS, 15, "la entrada «Un artículo» enlaza con http://"), "{p:#?}");
+    assert!(alguno(&p, mal, REFS, 11, "la entrada «Un artículo» no tiene ningún enlace https://"), "{p:#?}");
+    assert!(alguno(&p, mal, REFS, 17, "la entrada «Sin enlaces» no tiene ningún enlace https://"), "{p:#?}");
+    assert!(alguno(&p, mal, REFS, 21, "la entrada «4. Sin ancla» no tiene ancla"), "{p:#?}");
+    let sin_version = "la entrada «Sin versión» enlaza con https://docs.rs/tokio/latest/tokio/, que no está fijado";
+    assert!(alguno(&p, mal, REFS, 27, sin_version), "{p:#?}");
 }
 
 #[test]
 fn el_libro_de_verdad_cita_bien_sus_referencias() {
     let p = problemas(&raiz());
-    assert!(p.is_empty(), "problemas con las referencias:\n- {}", p.join("\n- "));
+    assert!(p.is_empty(), "problemas con las referencias:\n{}", curso::error::en_lista(&p));
 }

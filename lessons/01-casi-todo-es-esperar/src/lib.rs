@@ -10,6 +10,8 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::Duration;
 
+use opciones::clap::{self, Parser};
+
 /// Lo que ocupa el texto que cada petición resume con un hash.
 pub const TAMANO_DEL_CALCULO: usize = 8 * 1024;
 
@@ -78,39 +80,23 @@ pub fn conecta(direccion: SocketAddr) -> std::io::Result<TcpStream> {
     Ok(conexion)
 }
 
-/// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opciones {
-    pub peticiones: u32,
-}
-
 /// El tope de peticiones: con 10 ms de espera cada una, unos 100 segundos.
 pub const MAX_PETICIONES: u32 = 10_000;
 
-/// `--rapido` (diez peticiones, para las pruebas) o `--peticiones N`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { peticiones: 100 };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => opciones.peticiones = 10,
-            "--peticiones" => {
-                let valor = args.next().ok_or("falta el número después de --peticiones")?;
-                opciones.peticiones = valor
-                    .parse()
-                    .map_err(|_| format!("--peticiones espera un número entero positivo, no «{valor}»"))?;
-                if opciones.peticiones == 0 || opciones.peticiones > MAX_PETICIONES {
-                    return Err(format!("--peticiones debe estar entre 1 y {MAX_PETICIONES}"));
-                }
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido o --peticiones N (hasta {MAX_PETICIONES})"
-                ));
-            }
-        }
-    }
-    Ok(opciones)
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-01",
+    about = "Peticiones simuladas, una detrás de otra: cuánto calcula el hilo y cuánto espera."
+)]
+pub struct Opciones {
+    /// Diez peticiones (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántas peticiones atender
+    #[arg(long, value_name = "N", default_value = "100", default_value_if("rapido", "true", "10"),
+          value_parser = opciones::entre(1, MAX_PETICIONES))]
+    pub peticiones: u32,
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -142,7 +128,7 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert_eq!(a(&[]).unwrap().peticiones, 100);
         assert_eq!(a(&["--rapido"]).unwrap().peticiones, 10);
         assert_eq!(a(&["--peticiones", "500"]).unwrap().peticiones, 500);

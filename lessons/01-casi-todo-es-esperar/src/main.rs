@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use leccion_01::{
-    ESPERA_DE_LA_BASE, TAMANO_DEL_CALCULO, arranca_base_de_datos, conecta, cpu_del_hilo, fnv1a, lee_opciones,
+    ESPERA_DE_LA_BASE, Opciones, TAMANO_DEL_CALCULO, arranca_base_de_datos, conecta, cpu_del_hilo, fnv1a,
 };
 
 /// Un tramo de la traza: cuánto duró en el reloj de pared y cuánta CPU gastó
@@ -32,13 +32,7 @@ struct Traza {
 }
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     if let Err(e) = demo(opciones.peticiones) {
         eprintln!("error: la base de datos simulada en 127.0.0.1 falló: {e}");
         std::process::exit(1);

@@ -9,31 +9,20 @@
 //!   servidor de eco con un hilo por conexión en 127.0.0.1 y lo pone a prueba
 //!   con mil clientes conectados a la vez.
 //!
-//! Aquí está lo que comparten: la lectura de `/proc`, los límites de hilos
-//! de la máquina, el servidor y el cliente de prueba.
+//! Aquí está lo que comparten: una foto de la memoria leída de `/proc`, las
+//! opciones, el servidor y el cliente de prueba. Los límites de hilos de la
+//! máquina y la lectura de `/proc` son los de `medidas`.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use opciones::clap::{self, Parser};
+
 // ---------------------------------------------------------------------------
 // /proc
 // ---------------------------------------------------------------------------
-
-/// Busca `campo:  1234 kB` en un texto como `/proc/self/status` o
-/// `/proc/meminfo` y devuelve el valor en bytes (el «kB» del núcleo son
-/// KiB). Si el campo no lleva unidad (como `Threads`), devuelve el número tal
-/// cual.
-pub fn valor_de_campo(texto: &str, campo: &str) -> Option<u64> {
-    let linea = texto.lines().find(|l| l.split(':').next() == Some(campo))?;
-    let mut partes = linea.split(':').nth(1)?.split_whitespace();
-    let numero: u64 = partes.next()?.parse().ok()?;
-    match partes.next() {
-        Some("kB") => Some(numero * 1024),
-        _ => Some(numero),
-    }
-}
 
 /// Una foto de la memoria del proceso y de los hilos, leída de `/proc`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,10 +45,10 @@ impl Foto {
         let estado = std::fs::read_to_string("/proc/self/status").ok()?;
         let memoria = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
         Some(Foto {
-            virtual_: valor_de_campo(&estado, "VmSize")?,
-            residente: valor_de_campo(&estado, "VmRSS")?,
-            hilos: valor_de_campo(&estado, "Threads")?,
-            pila_nucleo: valor_de_campo(&memoria, "KernelStack"),
+            virtual_: medidas::valor_de_campo(&estado, "VmSize")?,
+            residente: medidas::valor_de_campo(&estado, "VmRSS")?,
+            hilos: medidas::valor_de_campo(&estado, "Threads")?,
+            pila_nucleo: medidas::valor_de_campo(&memoria, "KernelStack"),
         })
     }
 }
@@ -71,135 +60,10 @@ impl Foto {
 /// El tope propio de la lección, se lo permita o no la máquina.
 pub const TOPE_DE_LA_LECCION: u64 = 20_000;
 
-/// Zonas de memoria (*mappings*) que ocupa cada hilo de std en Linux: su
-/// pila y la página de guarda de la pila, y la pila alternativa de señales
-/// (la que usa el aviso de desbordamiento de pila) con su propia guarda.
-pub const ZONAS_POR_HILO: u64 = 4;
-
-/// Zonas que la lección deja para el resto del proceso (el ejecutable, las
-/// bibliotecas, el montículo, las arenas de malloc...). Un proceso como este
-/// usa unos cientos.
-pub const ZONAS_PARA_LO_DEMAS: u64 = 2_000;
-
-/// Lo que la máquina deja crear, y de dónde sale cada número.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limites {
-    /// `/proc/sys/kernel/threads-max`: hilos en todo el sistema.
-    pub threads_max: Option<u64>,
-    /// `/proc/sys/kernel/pid_max`: cada hilo gasta un identificador.
-    pub pid_max: Option<u64>,
-    /// `RLIMIT_NPROC` (límite blando): hilos y procesos de tu usuario.
-    /// `None` si es ilimitado o no se puede leer.
-    pub rlimit_nproc: Option<u64>,
-    /// `pids.max` del cgroup (v2), si lo hay y no es `max`.
-    pub pids_max: Option<u64>,
-    /// `/proc/sys/vm/max_map_count`: zonas de memoria por proceso. No lo
-    /// comparte con otros procesos, pero cada hilo gasta [`ZONAS_POR_HILO`].
-    pub max_map_count: Option<u64>,
-}
-
-impl Limites {
-    /// Lee los límites de esta máquina. Lo que no se puede leer queda en `None`.
-    pub fn de_esta_maquina() -> Limites {
-        let numero = |ruta: &str| std::fs::read_to_string(ruta).ok().and_then(|t| t.trim().parse().ok());
-        Limites {
-            threads_max: numero("/proc/sys/kernel/threads-max"),
-            pid_max: numero("/proc/sys/kernel/pid_max"),
-            rlimit_nproc: rlimit_nproc(),
-            pids_max: numero("/sys/fs/cgroup/pids.max"),
-            max_map_count: numero("/proc/sys/vm/max_map_count"),
-        }
-    }
-
-    /// Cuántos hilos caben en las zonas de memoria de este proceso, dejando
-    /// [`ZONAS_PARA_LO_DEMAS`] para lo que no son hilos.
-    pub fn hilos_por_zonas(&self) -> Option<u64> {
-        self.max_map_count.map(|m| m.saturating_sub(ZONAS_PARA_LO_DEMAS) / ZONAS_POR_HILO)
-    }
-
-    /// El límite más estricto de la máquina y su nombre, si se conoce alguno.
-    pub fn mas_estricto(&self) -> Option<(u64, &'static str)> {
-        [
-            (self.threads_max, "threads-max"),
-            (self.pid_max, "pid_max"),
-            (self.rlimit_nproc, "RLIMIT_NPROC"),
-            (self.pids_max, "pids.max"),
-        ]
-        .into_iter()
-        .filter_map(|(v, nombre)| v.map(|v| (v, nombre)))
-        .min_by_key(|(v, _)| *v)
-    }
-
-    /// Cuántos hilos se permite crear la lección: la mitad del límite más
-    /// estricto de los que comparte con otros procesos (la otra mitad queda
-    /// para ellos), no más de los que caben en sus zonas de memoria
-    /// (`max_map_count`, que es solo de este proceso) y nunca más de
-    /// [`TOPE_DE_LA_LECCION`]. Pasar de `max_map_count` no da un error que
-    /// se pueda atender: el hilo nuevo no puede preparar su pila alternativa
-    /// de señales y aborta el proceso entero.
-    pub fn permitidos(&self) -> u64 {
-        let compartidos = self.mas_estricto().map_or(TOPE_DE_LA_LECCION, |(v, _)| v / 2);
-        let por_zonas = self.hilos_por_zonas().unwrap_or(TOPE_DE_LA_LECCION);
-        compartidos.min(por_zonas).min(TOPE_DE_LA_LECCION)
-    }
-
-    /// Comprueba que se pueden crear `n` hilos; si no, el mensaje en español.
-    pub fn admite(&self, n: u64) -> Result<(), String> {
-        if n <= self.permitidos() {
-            return Ok(());
-        }
-        if let (Some(zonas), Some(caben)) = (self.max_map_count, self.hilos_por_zonas())
-            && caben == self.permitidos()
-            && caben < TOPE_DE_LA_LECCION
-        {
-            return Err(format!(
-                "pides {n} hilos, pero en esta máquina vm.max_map_count es {zonas}: cada hilo ocupa \
-                 {ZONAS_POR_HILO} zonas de memoria (su pila y la pila alternativa de señales, cada una con \
-                 su página de guarda) y, dejando {ZONAS_PARA_LO_DEMAS} para lo demás, caben {caben}. \
-                 Pasar de ahí no da un error: el proceso aborta"
-            ));
-        }
-        Err(match self.mas_estricto() {
-            Some((v, nombre)) if v / 2 < TOPE_DE_LA_LECCION => format!(
-                "pides {n} hilos, pero en esta máquina {nombre} es {v}; la lección usa como mucho \
-                 la mitad, {}, para no dejar sin hilos al resto del sistema",
-                v / 2
-            ),
-            _ => format!("pides {n} hilos; la lección no pasa de {TOPE_DE_LA_LECCION}"),
-        })
-    }
-
-    /// Una línea para imprimir: qué límites se encontraron.
-    pub fn describe(&self) -> String {
-        let v = |x: Option<u64>, sin: &str| x.map_or(sin.to_string(), |n| n.to_string());
-        format!(
-            "threads-max {}, pid_max {}, RLIMIT_NPROC {}, pids.max {}, max_map_count {}",
-            v(self.threads_max, "(no se puede leer)"),
-            v(self.pid_max, "(no se puede leer)"),
-            v(self.rlimit_nproc, "ilimitado"),
-            v(self.pids_max, "(sin límite)"),
-            v(self.max_map_count, "(no se puede leer)"),
-        )
-    }
-}
-
-/// El límite blando de `RLIMIT_NPROC`, o `None` si es ilimitado.
-#[allow(clippy::unnecessary_cast)] // `rlim_t` no es `u64` en todas las plataformas
-fn rlimit_nproc() -> Option<u64> {
-    #[cfg(unix)]
-    {
-        let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-        // SAFETY: `r` es nuestro y válido; getrlimit solo escribe en él.
-        if unsafe { libc::getrlimit(libc::RLIMIT_NPROC, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY {
-            return None;
-        }
-        Some(r.rlim_cur as u64)
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
-}
+/// Los límites de hilos de la máquina (`threads-max`, `pid_max`,
+/// `RLIMIT_NPROC`, `pids.max` y `vm.max_map_count`) viven en `medidas`, que
+/// comparte con la lección 03.
+pub use medidas::{Limites, ZONAS_PARA_LO_DEMAS, ZONAS_POR_HILO};
 
 /// Sube el límite blando de descriptores abiertos (`RLIMIT_NOFILE`) hasta
 /// `necesarios`, si el límite duro lo permite. Devuelve el límite que queda.
@@ -321,49 +185,27 @@ pub fn ronda(conexiones: &mut [TcpStream], m: usize) -> std::io::Result<usize> {
 // Opciones
 // ---------------------------------------------------------------------------
 
-/// Un número de la línea de órdenes entre 1 y `maximo`.
-fn numero(args: &mut impl Iterator<Item = String>, opcion: &str, maximo: u64) -> Result<u64, String> {
-    let valor = args.next().ok_or(format!("falta el número después de {opcion}"))?;
-    let n: u64 = valor.parse().map_err(|_| format!("{opcion} espera un número entero positivo, no «{valor}»"))?;
-    if n == 0 || n > maximo {
-        return Err(format!("{opcion} debe estar entre 1 y {maximo}"));
-    }
-    Ok(n)
-}
-
-/// Opciones de `leccion-02`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpcionesHilos {
-    /// Cuántos hilos crear.
-    pub hilos: u64,
-    /// `--pila BYTES`: la pila de cada hilo, pedida con
-    /// `thread::Builder::stack_size` (lo mismo que `RUST_MIN_STACK`).
-    pub pila: Option<u64>,
-    /// `--arenas N`: el tope de arenas del asignador de `glibc`, puesto con
-    /// `mallopt(M_ARENA_MAX)` (lo mismo que `MALLOC_ARENA_MAX`).
-    pub arenas: Option<u64>,
-}
-
 /// Lo más que aceptan `--pila` (64 MiB) y `--arenas`.
 pub const MAX_PILA: u64 = 64 * 1024 * 1024;
 pub const MAX_ARENAS: u64 = 1_024;
 
-/// `--rapido` (cien hilos) o `--hilos N`; además, `--pila BYTES` y `--arenas N`.
-pub fn lee_opciones_hilos(args: impl IntoIterator<Item = String>) -> Result<OpcionesHilos, String> {
-    let mut o = OpcionesHilos { hilos: 1_000, pila: None, arenas: None };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => o.hilos = 100,
-            "--hilos" => o.hilos = numero(&mut args, "--hilos", u64::MAX)?,
-            "--pila" => o.pila = Some(numero(&mut args, "--pila", MAX_PILA)?),
-            "--arenas" => o.arenas = Some(numero(&mut args, "--arenas", MAX_ARENAS)?),
-            otro => {
-                return Err(format!("opción desconocida «{otro}»; usa --rapido, --hilos N, --pila BYTES o --arenas N"));
-            }
-        }
-    }
-    Ok(o)
+/// Opciones de `leccion-02`.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "leccion-02", about = "Mil hilos del sistema bloqueados en read(): lo que cuesta cada uno.")]
+pub struct OpcionesHilos {
+    /// Cien hilos (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántos hilos crear
+    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "100"),
+          value_parser = opciones::entre(1, u64::MAX))]
+    pub hilos: u64,
+    /// La pila de cada hilo, pedida con `thread::Builder::stack_size` (como `RUST_MIN_STACK`)
+    #[arg(long, value_name = "BYTES", value_parser = opciones::entre(1, MAX_PILA))]
+    pub pila: Option<u64>,
+    /// El tope de arenas del asignador de glibc, con `mallopt(M_ARENA_MAX)` (como `MALLOC_ARENA_MAX`)
+    #[arg(long, value_name = "N", value_parser = opciones::entre(1, MAX_ARENAS))]
+    pub arenas: Option<u64>,
 }
 
 /// Pone el tope de arenas del asignador de `glibc`, como `MALLOC_ARENA_MAX`.
@@ -383,31 +225,24 @@ pub fn limita_arenas(n: u64) -> bool {
     }
 }
 
-/// Opciones de `eco-bloqueante`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpcionesEco {
-    pub clientes: u64,
-    pub mensajes: u64,
-}
-
 /// Lo más que acepta `--mensajes`.
 pub const MAX_MENSAJES: u64 = 1_000;
 
-/// `--rapido` (cinco clientes, tres mensajes), `--clientes N`, `--mensajes M`.
-pub fn lee_opciones_eco(args: impl IntoIterator<Item = String>) -> Result<OpcionesEco, String> {
-    let mut o = OpcionesEco { clientes: 1_000, mensajes: 10 };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => o = OpcionesEco { clientes: 5, mensajes: 3 },
-            "--clientes" => o.clientes = numero(&mut args, "--clientes", u64::MAX)?,
-            "--mensajes" => o.mensajes = numero(&mut args, "--mensajes", MAX_MENSAJES)?,
-            otro => {
-                return Err(format!("opción desconocida «{otro}»; usa --rapido, --clientes N o --mensajes M"));
-            }
-        }
-    }
-    Ok(o)
+/// Opciones de `eco-bloqueante`.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "eco-bloqueante", about = "Un servidor de eco con un hilo por conexión, y mil clientes a la vez.")]
+pub struct OpcionesEco {
+    /// Cinco clientes y tres mensajes (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántos clientes conectados a la vez
+    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "5"),
+          value_parser = opciones::entre(1, u64::MAX))]
+    pub clientes: u64,
+    /// Cuántos mensajes manda cada cliente
+    #[arg(long, value_name = "M", default_value = "10", default_value_if("rapido", "true", "3"),
+          value_parser = opciones::entre(1, MAX_MENSAJES))]
+    pub mensajes: u64,
 }
 
 /// Bytes en MiB, para imprimir.
@@ -431,79 +266,23 @@ mod pruebas {
     use super::*;
 
     #[test]
-    fn lee_campos_con_y_sin_unidad() {
-        let estado = "Name:\tx\nVmSize:\t  4096 kB\nVmRSS:\t  1024 kB\nThreads:\t7\nCpus_allowed_list:\t0-1\n";
-        assert_eq!(valor_de_campo(estado, "VmSize"), Some(4096 * 1024));
-        assert_eq!(valor_de_campo(estado, "VmRSS"), Some(1024 * 1024));
-        assert_eq!(valor_de_campo(estado, "Threads"), Some(7));
-        assert_eq!(valor_de_campo(estado, "VmHWM"), None);
-        assert_eq!(valor_de_campo(estado, "Cpus_allowed_list"), None);
-    }
-
-    #[test]
-    fn limites() {
-        // La máquina de referencia: el primer límite es el de las zonas de memoria.
-        let l = Limites {
-            threads_max: Some(192_730),
-            pid_max: Some(32_768),
-            rlimit_nproc: Some(96_365),
-            pids_max: None,
-            max_map_count: Some(65_530),
-        };
-        assert_eq!(l.mas_estricto(), Some((32_768, "pid_max")));
-        assert_eq!(l.hilos_por_zonas(), Some(15_882));
-        assert_eq!(l.permitidos(), 15_882);
-        assert!(l.admite(15_882).is_ok());
-        let e = l.admite(16_384).unwrap_err();
-        assert!(e.contains("max_map_count es 65530") && e.contains("caben 15882"), "{e}");
-        // Con max_map_count alto, manda pid_max.
-        let sin_zonas = Limites { max_map_count: Some(1_048_576), ..l.clone() };
-        assert_eq!(sin_zonas.permitidos(), 16_384);
-        let e = sin_zonas.admite(16_385).unwrap_err();
-        assert!(e.contains("pid_max es 32768") && e.contains("16384"), "{e}");
-        let holgado = Limites {
-            threads_max: Some(1_000_000),
-            pid_max: Some(4_194_304),
-            rlimit_nproc: None,
-            pids_max: None,
-            max_map_count: Some(1_048_576),
-        };
-        assert_eq!(holgado.permitidos(), TOPE_DE_LA_LECCION);
-        assert!(holgado.admite(20_001).unwrap_err().contains("no pasa de 20000"));
-        let nada =
-            Limites { threads_max: None, pid_max: None, rlimit_nproc: None, pids_max: None, max_map_count: None };
-        assert_eq!(nada.permitidos(), TOPE_DE_LA_LECCION);
-        let estrecho = Limites {
-            threads_max: None,
-            pid_max: None,
-            rlimit_nproc: Some(4_096),
-            pids_max: Some(1_000),
-            max_map_count: Some(65_530),
-        };
-        assert_eq!(estrecho.mas_estricto(), Some((1_000, "pids.max")));
-        assert_eq!(estrecho.permitidos(), 500);
-    }
-
-    #[test]
     fn opciones() {
-        let h = |v: &[&str]| lee_opciones_hilos(v.iter().map(|s| s.to_string()));
+        let h = |v: &[&str]| opciones::lee::<OpcionesHilos>(v.iter().copied());
         let n = |v: &[&str]| h(v).map(|o| o.hilos);
         assert_eq!(n(&[]), Ok(1_000));
         assert_eq!(n(&["--rapido"]), Ok(100));
         assert_eq!(n(&["--hilos", "5000"]), Ok(5_000));
-        assert_eq!(
-            h(&["--pila", "65536", "--arenas", "1", "--rapido"]),
-            Ok(OpcionesHilos { hilos: 100, pila: Some(65_536), arenas: Some(1) })
-        );
+        let o = h(&["--pila", "65536", "--arenas", "1", "--rapido"]).unwrap();
+        assert_eq!((o.hilos, o.pila, o.arenas), (100, Some(65_536), Some(1)));
         assert!(h(&["--pila", "0"]).is_err());
         assert!(h(&["--arenas"]).is_err());
         assert!(h(&["--hilos", "0"]).is_err());
         assert!(h(&["--hilos", "mil"]).is_err());
         assert!(h(&["--tareas"]).unwrap_err().contains("desconocida"));
-        let e = |v: &[&str]| lee_opciones_eco(v.iter().map(|s| s.to_string()));
-        assert_eq!(e(&[]), Ok(OpcionesEco { clientes: 1_000, mensajes: 10 }));
-        assert_eq!(e(&["--rapido"]), Ok(OpcionesEco { clientes: 5, mensajes: 3 }));
-        assert_eq!(e(&["--clientes", "50", "--mensajes", "2"]), Ok(OpcionesEco { clientes: 50, mensajes: 2 }));
+        let e = |v: &[&str]| opciones::lee::<OpcionesEco>(v.iter().copied()).map(|o| (o.clientes, o.mensajes));
+        assert_eq!(e(&[]), Ok((1_000, 10)));
+        assert_eq!(e(&["--rapido"]), Ok((5, 3)));
+        assert_eq!(e(&["--clientes", "50", "--mensajes", "2"]), Ok((50, 2)));
         assert!(e(&["--mensajes", "5000"]).is_err());
         assert!(e(&["--hilos", "3"]).unwrap_err().contains("desconocida"));
     }

@@ -14,18 +14,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use leccion_02::{Foto, Limites, OpcionesHilos, kib, lee_opciones_hilos, limita_arenas, mib};
+use leccion_02::{Foto, Limites, OpcionesHilos, TOPE_DE_LA_LECCION, kib, limita_arenas, mib};
 
 fn main() {
-    let opciones = match lee_opciones_hilos(std::env::args().skip(1)) {
-        Ok(n) => n,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: OpcionesHilos = opciones::de_la_linea_de_ordenes();
     let limites = Limites::de_esta_maquina();
-    if let Err(mensaje) = limites.admite(opciones.hilos) {
+    if let Err(mensaje) = limites.admite(opciones.hilos, TOPE_DE_LA_LECCION) {
         eprintln!("error: {mensaje}");
         std::process::exit(2);
     }
@@ -39,7 +33,7 @@ fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
     let pedidos = opciones.hilos as usize;
     println!("Hilos pedidos: {pedidos}, cada uno bloqueado en read() sobre una tubería vacía");
     println!("Límites de esta máquina: {}", limites.describe());
-    println!("La lección crea como mucho {} hilos", limites.permitidos());
+    println!("La lección crea como mucho {} hilos", limites.permitidos(TOPE_DE_LA_LECCION));
     match (opciones.pila, std::env::var("RUST_MIN_STACK")) {
         (Some(p), _) => println!("Pila de cada hilo: {p} bytes (--pila, con thread::Builder::stack_size)"),
         (None, Ok(v)) => println!("Pila de cada hilo: RUST_MIN_STACK={v} bytes"),

@@ -3,24 +3,15 @@
 //! `cargo run -p leccion-03 --release` abre diez mil conexiones por
 //! 127.0.0.1 contra dos servidores de eco, uno con Tokio y otro con un hilo
 //! por conexión, y compara los hilos y la memoria de cada uno. Los dos
-//! servidores están en [`servidores`]; aquí está lo demás: las opciones, la
-//! lectura de `/proc` y los límites del sistema.
+//! servidores están en [`servidores`]; aquí está lo demás: las opciones y
+//! los límites del sistema (leídos con `medidas`).
 
 pub mod servidores;
 
-/// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opciones {
-    /// Cuántas conexiones abre el cliente contra cada servidor.
-    pub conexiones: usize,
-    /// Modo interno: este proceso es el servidor que pide el cliente.
-    pub servidor: Option<Tipo>,
-    /// El tope de hilos del servidor de un hilo por conexión.
-    pub max_hilos: usize,
-}
+use opciones::clap::{self, Parser, ValueEnum};
 
 /// Los dos servidores que compara la lección.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Tipo {
     Tokio,
     Hilos,
@@ -37,7 +28,7 @@ impl Tipo {
 
 /// Las conexiones por defecto.
 pub const CONEXIONES: usize = 10_000;
-/// Las conexiones de `--rapido`.
+/// Las conexiones de `--rapido` (el «200» de [`Opciones::conexiones`]).
 pub const CONEXIONES_RAPIDO: usize = 200;
 /// El tope de `--conexiones`. El límite de archivos abiertos suele mandar antes.
 pub const MAX_CONEXIONES: usize = 100_000;
@@ -46,59 +37,27 @@ pub const MAX_CONEXIONES: usize = 100_000;
 /// pequeña. `--max-hilos` lo cambia.
 pub const MAX_HILOS: usize = 10_000;
 
-/// `--rapido` (200 conexiones), `--conexiones N`, `--max-hilos M`; y el modo
-/// interno `--servidor tokio|hilos`, con el que el cliente se lanza a sí
-/// mismo como servidor.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { conexiones: CONEXIONES, servidor: None, max_hilos: MAX_HILOS };
-    let mut args = args.into_iter();
-    let numero = |nombre: &str, valor: Option<String>, max: usize| -> Result<usize, String> {
-        let valor = valor.ok_or(format!("falta el número después de {nombre}"))?;
-        match valor.parse::<usize>() {
-            Ok(n) if (1..=max).contains(&n) => Ok(n),
-            _ => Err(format!("{nombre} espera un número entre 1 y {max}, no «{valor}»")),
-        }
-    };
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => opciones.conexiones = CONEXIONES_RAPIDO,
-            "--conexiones" => opciones.conexiones = numero("--conexiones", args.next(), MAX_CONEXIONES)?,
-            "--max-hilos" => opciones.max_hilos = numero("--max-hilos", args.next(), MAX_CONEXIONES)?,
-            "--servidor" => {
-                opciones.servidor = match args.next().as_deref() {
-                    Some("tokio") => Some(Tipo::Tokio),
-                    Some("hilos") => Some(Tipo::Hilos),
-                    _ => return Err("--servidor espera «tokio» o «hilos»".into()),
-                }
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --conexiones N (hasta {MAX_CONEXIONES}) \
-                     o --max-hilos M"
-                ));
-            }
-        }
-    }
-    Ok(opciones)
-}
-
-/// Lee un campo en kB de `/proc/self/status` (`VmRSS`, `VmSize`...) y lo
-/// devuelve en bytes. `None` si el sistema no tiene `/proc`.
-pub fn campo_de_proc(campo: &str) -> Option<u64> {
-    let estado = std::fs::read_to_string("/proc/self/status").ok()?;
-    valor_en_bytes(&estado, campo)
-}
-
-/// Busca `campo:  1234 kB` en el texto de `/proc/self/status`.
-pub fn valor_en_bytes(estado: &str, campo: &str) -> Option<u64> {
-    let linea = estado.lines().find(|l| l.split(':').next() == Some(campo))?;
-    let kib: u64 = linea.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Los hilos de este proceso: una entrada por hilo en `/proc/self/task`.
-pub fn hilos_del_proceso() -> Option<usize> {
-    Some(std::fs::read_dir("/proc/self/task").ok()?.count())
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-03",
+    about = "Diez mil conexiones contra un servidor de Tokio y otro de un hilo por conexión."
+)]
+pub struct Opciones {
+    /// 200 conexiones (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántas conexiones abre el cliente contra cada servidor
+    #[arg(long, value_name = "N", default_value_t = CONEXIONES,
+          default_value_if("rapido", "true", "200"),
+          value_parser = opciones::entre(1, MAX_CONEXIONES))]
+    pub conexiones: usize,
+    /// El tope de hilos del servidor de un hilo por conexión
+    #[arg(long, value_name = "M", default_value_t = MAX_HILOS, value_parser = opciones::entre(1, MAX_CONEXIONES))]
+    pub max_hilos: usize,
+    /// Modo interno: este proceso es el servidor que pide el cliente
+    #[arg(long, value_name = "TIPO", hide = true)]
+    pub servidor: Option<Tipo>,
 }
 
 /// Lo que el sistema deja abrir: (límite blando antes, blando ahora, duro).
@@ -147,15 +106,13 @@ pub fn conexiones_posibles(pedidas: usize, limite: u64) -> usize {
 
 /// Cuántos hilos dejamos crear al servidor de un hilo por conexión, y por qué
 /// ese número. Mira el tope propio (`max_hilos`) y, si existen, los límites
-/// del sistema: `kernel/threads-max` (hilos en toda la máquina),
-/// `vm/max_map_count` (zonas de memoria por proceso; cada hilo de std ocupa
-/// cuatro: su pila y su página de guarda, y la pila alternativa de señales y
-/// la suya) y `RLIMIT_NPROC` (procesos e hilos del usuario). De los límites
-/// que se comparten con otros procesos usamos la mitad, para no dejar a la
-/// máquina sin margen; `max_map_count` es solo de este proceso, así que ahí
-/// dejamos 2000 zonas para lo que no son hilos y usamos el resto. Pasarse de
-/// `max_map_count` no da un error que se pueda atender: el hilo nuevo no
-/// puede preparar su pila alternativa y el proceso aborta.
+/// del sistema que lee [`medidas::Limites`]: de los que se comparten con
+/// otros procesos (`threads-max`, `pid_max`, `RLIMIT_NPROC`, `pids.max`)
+/// usamos la mitad, para no dejar a la máquina sin margen; `max_map_count`
+/// es solo de este proceso, así que ahí dejamos zonas para lo que no son
+/// hilos y usamos el resto. Pasarse de `max_map_count` no da un error que se
+/// pueda atender: el hilo nuevo no puede preparar su pila alternativa y el
+/// proceso aborta.
 pub fn tope_de_hilos(pedidas: usize, max_hilos: usize) -> (usize, String) {
     let mut tope = pedidas;
     let mut motivo = String::from("las conexiones pedidas");
@@ -169,30 +126,19 @@ pub fn tope_de_hilos(pedidas: usize, max_hilos: usize) -> (usize, String) {
         }
     };
     considera(Some(max_hilos as u64), "el tope propio de la lección (--max-hilos)");
-    let lee = |ruta: &str| std::fs::read_to_string(ruta).ok()?.trim().parse::<u64>().ok();
-    considera(lee("/proc/sys/kernel/threads-max").map(|v| v / 2), "la mitad de /proc/sys/kernel/threads-max");
-    considera(
-        lee("/proc/sys/vm/max_map_count").map(|v| v.saturating_sub(2_000) / 4),
-        "las zonas de memoria de /proc/sys/vm/max_map_count (4 por hilo, 2000 para lo demás)",
-    );
-    considera(limite_de_procesos().map(|v| v / 2), "la mitad del límite de procesos (ulimit -u)");
-    (tope.max(1), motivo)
-}
-
-#[cfg(unix)]
-#[allow(clippy::unnecessary_cast)] // `rlim_t` no es `u64` en todas las plataformas
-fn limite_de_procesos() -> Option<u64> {
-    let mut limite = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit solo escribe en la estructura que le pasamos.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NPROC, &mut limite) } != 0 || limite.rlim_cur == libc::RLIM_INFINITY {
-        return None;
+    let limites = medidas::Limites::de_esta_maquina();
+    if let Some((v, nombre)) = limites.mas_estricto() {
+        considera(Some(v / 2), &format!("la mitad de {nombre}, un límite que se comparte con el resto del sistema"));
     }
-    Some(limite.rlim_cur as u64)
-}
-
-#[cfg(not(unix))]
-fn limite_de_procesos() -> Option<u64> {
-    None
+    considera(
+        limites.hilos_por_zonas(),
+        &format!(
+            "las zonas de memoria de /proc/sys/vm/max_map_count ({} por hilo, {} para lo demás)",
+            medidas::ZONAS_POR_HILO,
+            medidas::ZONAS_PARA_LO_DEMAS
+        ),
+    );
+    (tope.max(1), motivo)
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -206,16 +152,8 @@ mod pruebas {
     use super::*;
 
     #[test]
-    fn lee_campos_de_proc() {
-        let estado = "Name:\tx\nVmSize:\t  4096 kB\nVmRSS:\t  1024 kB\nThreads:\t3\n";
-        assert_eq!(valor_en_bytes(estado, "VmRSS"), Some(1024 * 1024));
-        assert_eq!(valor_en_bytes(estado, "VmSize"), Some(4096 * 1024));
-        assert_eq!(valor_en_bytes(estado, "VmHWM"), None);
-    }
-
-    #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert_eq!(a(&[]).unwrap().conexiones, CONEXIONES);
         assert_eq!(a(&["--rapido"]).unwrap().conexiones, CONEXIONES_RAPIDO);
         assert_eq!(a(&["--conexiones", "500"]).unwrap().conexiones, 500);
@@ -244,7 +182,7 @@ mod pruebas {
 
     #[test]
     fn cuenta_los_hilos_de_este_proceso() {
-        if let Some(n) = hilos_del_proceso() {
+        if let Some(n) = medidas::hilos_del_proceso() {
             assert!(n >= 1);
         }
     }

@@ -23,10 +23,10 @@ use tokio::net::TcpStream;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::task::JoinSet;
 
+use medidas::{campo_de_proc, hilos_del_proceso};
+
 use leccion_03::servidores::{Contadores, con_hilos, con_tokio};
-use leccion_03::{
-    Tipo, campo_de_proc, conexiones_posibles, hilos_del_proceso, lee_opciones, sube_limite_de_archivos, tope_de_hilos,
-};
+use leccion_03::{Opciones, Tipo, conexiones_posibles, sube_limite_de_archivos, tope_de_hilos};
 
 /// Lo más que puede durar la medida de un servidor, de principio a fin.
 const LIMITE_POR_SERVIDOR: Duration = Duration::from_secs(120);
@@ -36,13 +36,7 @@ const LIMITE_POR_SERVIDOR: Duration = Duration::from_secs(120);
 const LOTE: usize = 100;
 
 fn main() -> ExitCode {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            return ExitCode::from(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     match opciones.servidor {
         Some(tipo) => servidor(tipo, opciones.max_hilos),
         None => cliente(opciones.conexiones, opciones.max_hilos),

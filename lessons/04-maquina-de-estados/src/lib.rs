@@ -16,6 +16,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use opciones::clap::{self, Parser};
+
 pub mod ceder;
 pub mod ejecutor;
 pub mod maquina;
@@ -70,33 +72,12 @@ pub fn pedido_hasta_ahora() -> (u64, u64) {
 }
 
 /// Opciones de los dos programas de la lección.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(about = "Futures por dentro: tamaños de las máquinas de estados y un ejecutor pequeño.")]
 pub struct Opciones {
-    /// `--rapido`: menos tareas y esperas más cortas (lo usan las pruebas).
+    /// Menos tareas y esperas más cortas (lo que usan las pruebas)
+    #[arg(long)]
     pub rapido: bool,
-}
-
-/// Lee `--rapido`; cualquier otra cosa es un error con un mensaje en español.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { rapido: false };
-    for arg in args {
-        match arg.as_str() {
-            "--rapido" => opciones.rapido = true,
-            otro => return Err(format!("opción desconocida «{otro}»; la única opción es --rapido")),
-        }
-    }
-    Ok(opciones)
-}
-
-/// Lee las opciones del programa o termina con `error: ...` y código 2.
-pub fn opciones_o_salir() -> Opciones {
-    match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    }
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -111,7 +92,7 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert_eq!(a(&[]), Ok(Opciones { rapido: false }));
         assert_eq!(a(&["--rapido"]), Ok(Opciones { rapido: true }));
         assert!(a(&["--hilos"]).unwrap_err().contains("desconocida «--hilos»"));

@@ -3,11 +3,15 @@
 //! `cargo run -p leccion-05 --release` mide la latencia de peticiones ligeras
 //! mientras otras peticiones hacen 200 ms de CPU de cuatro maneras. Aquí está
 //! lo que el programa necesita: el trabajo pesado y el ligero, las cuatro
-//! formas de atender una petición pesada, los percentiles y las opciones.
+//! formas de atender una petición pesada, el resumen de latencias (con los
+//! percentiles de `medidas`) y las opciones.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use medidas::percentil;
+use opciones::clap::{self, Parser};
 
 /// Lo que calcula cada petición pesada, sin un solo `.await`.
 pub const PESADA: Duration = Duration::from_millis(200);
@@ -126,15 +130,6 @@ pub struct Resumen {
     pub lentas: usize,
 }
 
-/// Percentil `p` (0 < p <= 100) por rango más cercano: el valor más pequeño
-/// que deja al menos el `p` % de las muestras a su izquierda. `ordenadas`
-/// debe estar ordenada de menor a mayor y no estar vacía.
-pub fn percentil(ordenadas: &[Duration], p: u32) -> Duration {
-    assert!(!ordenadas.is_empty() && (1..=100).contains(&p));
-    let rango = (ordenadas.len() * p as usize).div_ceil(100);
-    ordenadas[rango.max(1) - 1]
-}
-
 /// Ordena las latencias y calcula p50, p99, la máxima y cuántas son lentas.
 pub fn resume(latencias: &mut [Duration]) -> Option<Resumen> {
     if latencias.is_empty() {
@@ -143,9 +138,9 @@ pub fn resume(latencias: &mut [Duration]) -> Option<Resumen> {
     latencias.sort_unstable();
     Some(Resumen {
         muestras: latencias.len(),
-        p50: percentil(latencias, 50),
-        p99: percentil(latencias, 99),
-        maxima: *latencias.last().unwrap(),
+        p50: percentil(latencias, 50.0)?,
+        p99: percentil(latencias, 99.0)?,
+        maxima: *latencias.last()?,
         lentas: latencias.iter().filter(|&&l| l > LENTA).count(),
     })
 }
@@ -174,9 +169,7 @@ pub fn csv_por_defecto() -> PathBuf {
 
 /// Donde `grafica-latencia` escribe el SVG que muestra el libro.
 pub fn svg_por_defecto() -> PathBuf {
-    let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);
-    raiz.join("book").join("graficas").join("latencia.svg")
+    graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "latencia.svg")
 }
 
 /// Lee el CSV de latencias: `(escenario, ms, peor_ms)` por fila.
@@ -194,51 +187,39 @@ pub fn lee_csv(texto: &str) -> Result<Vec<(String, u64, f64)>, String> {
     Ok(filas)
 }
 
-/// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opciones {
-    /// Cuánto dura cada escenario.
-    pub duracion: Duration,
-    /// Dónde escribir la latencia por ventana (en modo completo, por
-    /// defecto [`csv_por_defecto`]; en modo rápido, solo si se pide).
-    pub csv: Option<PathBuf>,
-}
-
 /// El tope de `--segundos`: cuatro escenarios de un minuto ya son mucho.
 pub const MAX_SEGUNDOS: u64 = 60;
 
-/// `--rapido` (0,8 s por escenario, para las pruebas) o `--segundos S`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { duracion: Duration::from_secs(5), csv: None };
-    let mut rapido = false;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => {
-                rapido = true;
-                opciones.duracion = Duration::from_millis(800);
-            }
-            "--csv" => opciones.csv = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
-            "--segundos" => {
-                let valor = args.next().ok_or("falta el número después de --segundos")?;
-                let s: u64 =
-                    valor.parse().map_err(|_| format!("--segundos espera un número entero positivo, no «{valor}»"))?;
-                if s == 0 || s > MAX_SEGUNDOS {
-                    return Err(format!("--segundos debe estar entre 1 y {MAX_SEGUNDOS}"));
-                }
-                opciones.duracion = Duration::from_secs(s);
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --segundos S (hasta {MAX_SEGUNDOS}) o --csv RUTA"
-                ));
-            }
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "leccion-05", about = "Latencia de peticiones ligeras junto a 200 ms de CPU, de cuatro maneras.")]
+pub struct Opciones {
+    /// 0,8 s por escenario y sin CSV salvo que lo pidas (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántos segundos dura cada escenario [por defecto: 5]
+    #[arg(long, value_name = "S", value_parser = opciones::entre(1, MAX_SEGUNDOS))]
+    pub segundos: Option<u64>,
+    /// Dónde escribir la latencia por ventana [por defecto, sin --rapido: resultados/latencia.csv]
+    #[arg(long, value_name = "RUTA")]
+    pub csv: Option<PathBuf>,
+}
+
+impl Opciones {
+    /// Cuánto dura cada escenario.
+    pub fn duracion(&self) -> Duration {
+        match self.segundos {
+            Some(s) => Duration::from_secs(s),
+            None if self.rapido => Duration::from_millis(800),
+            None => Duration::from_secs(5),
         }
     }
-    if !rapido && opciones.csv.is_none() {
-        opciones.csv = Some(csv_por_defecto());
+
+    /// Dónde escribir la latencia por ventana: en modo completo, por defecto
+    /// [`csv_por_defecto`]; en modo rápido, solo si se pide.
+    pub fn csv(&self) -> Option<PathBuf> {
+        self.csv.clone().or_else(|| (!self.rapido).then(csv_por_defecto))
     }
-    Ok(opciones)
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -254,17 +235,6 @@ mod pruebas {
 
     fn ms(v: &[u64]) -> Vec<Duration> {
         v.iter().map(|&m| Duration::from_millis(m)).collect()
-    }
-
-    #[test]
-    fn percentiles_por_rango_mas_cercano() {
-        let cien: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
-        assert_eq!(percentil(&cien, 50), Duration::from_millis(50));
-        assert_eq!(percentil(&cien, 99), Duration::from_millis(99));
-        assert_eq!(percentil(&cien, 100), Duration::from_millis(100));
-        // Con pocas muestras, el p99 es la máxima.
-        assert_eq!(percentil(&ms(&[1, 2, 3]), 99), Duration::from_millis(3));
-        assert_eq!(percentil(&ms(&[7]), 50), Duration::from_millis(7));
     }
 
     #[test]
@@ -285,17 +255,17 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap().duracion, Duration::from_secs(5));
-        assert_eq!(a(&["--rapido"]).unwrap().duracion, Duration::from_millis(800));
-        assert_eq!(a(&["--segundos", "2"]).unwrap().duracion, Duration::from_secs(2));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        assert_eq!(a(&[]).unwrap().duracion(), Duration::from_secs(5));
+        assert_eq!(a(&["--rapido"]).unwrap().duracion(), Duration::from_millis(800));
+        assert_eq!(a(&["--segundos", "2"]).unwrap().duracion(), Duration::from_secs(2));
         assert!(a(&["--segundos", "0"]).is_err());
         assert!(a(&["--segundos", "61"]).is_err());
         assert!(a(&["--segundos"]).is_err());
         assert!(a(&["--hilos"]).unwrap_err().contains("desconocida"));
-        assert_eq!(a(&[]).unwrap().csv, Some(csv_por_defecto()));
-        assert_eq!(a(&["--rapido"]).unwrap().csv, None);
-        assert_eq!(a(&["--rapido", "--csv", "x.csv"]).unwrap().csv, Some(PathBuf::from("x.csv")));
+        assert_eq!(a(&[]).unwrap().csv(), Some(csv_por_defecto()));
+        assert_eq!(a(&["--rapido"]).unwrap().csv(), None);
+        assert_eq!(a(&["--rapido", "--csv", "x.csv"]).unwrap().csv(), Some(PathBuf::from("x.csv")));
     }
 
     #[test]

@@ -15,18 +15,12 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use leccion_05::{
-    Escenario, INTERVALO_LIGERAS, LENTA, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA, Resumen, lee_opciones,
-    peor_por_ventana, peticion_pesada, resume, trabajo_ligero,
+    Escenario, INTERVALO_LIGERAS, LENTA, Opciones, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA, Resumen, peor_por_ventana,
+    peticion_pesada, resume, trabajo_ligero,
 };
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     let nucleos = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Tantos hilos trabajadores como núcleos (lo que Tokio hace por defecto),
     // y un pool de Rayon del mismo tamaño.
@@ -55,7 +49,7 @@ fn main() {
         "Cada escenario dura {:.1} s. Llega una petición ligera cada {} ms; en (b), (c) y (d), \
          cada {} ms llega además una ráfaga de {nucleos} petici{} pesada{s} (una por hilo \
          trabajador) que calcula{} {} ms cada una.",
-        opciones.duracion.as_secs_f64(),
+        opciones.duracion().as_secs_f64(),
         INTERVALO_LIGERAS.as_millis(),
         PERIODO_PESADAS.as_millis(),
         if nucleos == 1 { "ón" } else { "ones" },
@@ -71,7 +65,7 @@ fn main() {
     );
     let mut csv = String::from("escenario,ms,peor_ms\n");
     for escenario in Escenario::TODOS {
-        let (muestras, pesadas) = mide(&runtime, &pool, escenario, opciones.duracion, nucleos);
+        let (muestras, pesadas) = mide(&runtime, &pool, escenario, opciones.duracion(), nucleos);
         for (ms, peor) in peor_por_ventana(&muestras) {
             csv.push_str(&format!("{},{ms},{peor:.3}\n", escenario.nombre()));
         }
@@ -92,7 +86,7 @@ fn main() {
         }
     }
     runtime.shutdown_timeout(Duration::from_secs(1));
-    if let Some(ruta) = &opciones.csv {
+    if let Some(ruta) = &opciones.csv() {
         if let Some(carpeta) = ruta.parent() {
             let _ = std::fs::create_dir_all(carpeta);
         }

@@ -2,10 +2,13 @@
 //!
 //! `cargo run -p leccion-06 --release` lanza cien mil tareas y mide cuánto
 //! cuesta cada una. Aquí está lo que el programa necesita para medir: un
-//! asignador que cuenta bytes y la lectura de `/proc/self/status`.
+//! asignador que cuenta bytes, las opciones y el CSV de
+//! `tarea-frente-a-hilo` (la memoria residente la lee `medidas`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use opciones::clap::{self, Parser};
 
 // ANCHOR: contador
 /// Un asignador que delega en el del sistema y cuenta lo que se le pide.
@@ -34,20 +37,6 @@ pub fn pedido_hasta_ahora() -> (u64, u64) {
     (BYTES_PEDIDOS.load(Ordering::Relaxed), RESERVAS.load(Ordering::Relaxed))
 }
 
-/// Lee un campo en kB de `/proc/self/status` (`VmHWM`, `VmRSS`, `VmSize`...)
-/// y lo devuelve en bytes. `None` si el sistema no tiene `/proc`.
-pub fn campo_de_proc(campo: &str) -> Option<u64> {
-    let estado = std::fs::read_to_string("/proc/self/status").ok()?;
-    valor_en_bytes(&estado, campo)
-}
-
-/// Busca `campo:  1234 kB` en el texto de `/proc/self/status`.
-pub fn valor_en_bytes(estado: &str, campo: &str) -> Option<u64> {
-    let linea = estado.lines().find(|l| l.split(':').next() == Some(campo))?;
-    let kib: u64 = linea.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Donde `tarea-frente-a-hilo` guarda, en modo completo, la memoria de N
 /// hilos y N tareas.
 pub fn csv_tarea_hilo() -> std::path::PathBuf {
@@ -56,9 +45,7 @@ pub fn csv_tarea_hilo() -> std::path::PathBuf {
 
 /// Donde `grafica-tarea-hilo` escribe el SVG que muestra el libro.
 pub fn svg_tarea_hilo() -> std::path::PathBuf {
-    let leccion = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let raiz = leccion.parent().and_then(std::path::Path::parent).unwrap_or(leccion);
-    raiz.join("book").join("graficas").join("tarea-hilo.svg")
+    graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "tarea-hilo.svg")
 }
 
 /// Lee el CSV de `tarea-frente-a-hilo`: `(tipo, n, KiB en total)` por fila.
@@ -76,36 +63,20 @@ pub fn lee_csv_tarea_hilo(texto: &str) -> Result<Vec<(String, u64, f64)>, String
     Ok(filas)
 }
 
-/// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opciones {
-    pub tareas: u32,
-}
-
 /// El tope de tareas: de sobra para ver la tendencia, lejos de agotar la memoria.
 pub const MAX_TAREAS: u32 = 1_000_000;
 
-/// `--rapido` (mil tareas, para las pruebas) o `--tareas N`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { tareas: 100_000 };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => opciones.tareas = 1_000,
-            "--tareas" => {
-                let valor = args.next().ok_or("falta el número después de --tareas")?;
-                opciones.tareas =
-                    valor.parse().map_err(|_| format!("--tareas espera un número entero positivo, no «{valor}»"))?;
-                if opciones.tareas == 0 || opciones.tareas > MAX_TAREAS {
-                    return Err(format!("--tareas debe estar entre 1 y {MAX_TAREAS}"));
-                }
-            }
-            otro => {
-                return Err(format!("opción desconocida «{otro}»; usa --rapido o --tareas N (hasta {MAX_TAREAS})"));
-            }
-        }
-    }
-    Ok(opciones)
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "leccion-06", about = "Cien mil tareas que esperan: cuánta memoria ocupa cada una.")]
+pub struct Opciones {
+    /// Mil tareas (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántas tareas lanzar
+    #[arg(long, value_name = "N", default_value = "100000", default_value_if("rapido", "true", "1000"),
+          value_parser = opciones::entre(1, MAX_TAREAS))]
+    pub tareas: u32,
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -119,16 +90,8 @@ mod pruebas {
     use super::*;
 
     #[test]
-    fn lee_campos_de_proc() {
-        let estado = "Name:\tx\nVmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\n";
-        assert_eq!(valor_en_bytes(estado, "VmHWM"), Some(2048 * 1024));
-        assert_eq!(valor_en_bytes(estado, "VmRSS"), Some(1024 * 1024));
-        assert_eq!(valor_en_bytes(estado, "VmSize"), None);
-    }
-
-    #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert_eq!(a(&[]).unwrap().tareas, 100_000);
         assert_eq!(a(&["--rapido"]).unwrap().tareas, 1_000);
         assert_eq!(a(&["--tareas", "500"]).unwrap().tareas, 500);

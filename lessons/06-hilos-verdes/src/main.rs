@@ -9,19 +9,14 @@
 
 use std::time::{Duration, Instant};
 
-use leccion_06::{AsignadorContador, campo_de_proc, lee_opciones, pedido_hasta_ahora};
+use leccion_06::{AsignadorContador, Opciones, pedido_hasta_ahora};
+use medidas::campo_de_proc;
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     let runtime = tokio::runtime::Runtime::new().expect("no se pudo crear el runtime");
     runtime.block_on(demo(opciones.tareas));
 }

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use opciones::clap::{self, Parser};
 use tokio::task::JoinError;
 
 // ANCHOR: guarda
@@ -77,26 +78,24 @@ pub fn desenlace<T: Debug>(resultado: Result<T, JoinError>) -> String {
 }
 
 /// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "leccion-07", about = "Lo que un JoinHandle devuelve, lo que abort() hace y lo que no puede hacer.")]
 pub struct Opciones {
-    /// Cuánto dura el bucle de CPU que no se deja abortar.
-    pub bucle: Duration,
-    /// Cuándo, desde que empieza el bucle, otro hilo pide el `abort`.
-    pub espera_abort: Duration,
+    /// Un bucle de CPU más corto (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
 }
 
-/// `--rapido` acorta el bucle de CPU (es lo que usan las pruebas).
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { bucle: Duration::from_millis(300), espera_abort: Duration::from_millis(30) };
-    for arg in args {
-        match arg.as_str() {
-            "--rapido" => {
-                opciones = Opciones { bucle: Duration::from_millis(40), espera_abort: Duration::from_millis(5) };
-            }
-            otro => return Err(format!("opción desconocida «{otro}»; la única opción es --rapido")),
-        }
+impl Opciones {
+    /// Cuánto dura el bucle de CPU que no se deja abortar.
+    pub fn bucle(&self) -> Duration {
+        Duration::from_millis(if self.rapido { 40 } else { 300 })
     }
-    Ok(opciones)
+
+    /// Cuándo, desde que empieza el bucle, otro hilo pide el `abort`.
+    pub fn espera_abort(&self) -> Duration {
+        Duration::from_millis(if self.rapido { 5 } else { 30 })
+    }
 }
 
 /// Milisegundos, para imprimir.
@@ -116,9 +115,9 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap().bucle, Duration::from_millis(300));
-        assert_eq!(a(&["--rapido"]).unwrap().bucle, Duration::from_millis(40));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        assert_eq!(a(&[]).unwrap().bucle(), Duration::from_millis(300));
+        assert_eq!(a(&["--rapido"]).unwrap().bucle(), Duration::from_millis(40));
         assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
     }
 

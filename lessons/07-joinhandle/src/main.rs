@@ -15,19 +15,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use leccion_07::{CuentaSondeos, Guarda, Opciones, desenlace, lee_opciones, ms};
+use leccion_07::{CuentaSondeos, Guarda, Opciones, desenlace, ms};
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio::task::{AbortHandle, JoinSet};
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     // El gancho de serie imprimiría el pánico con su traza; este, una línea.
     // Corre donde ocurre el pánico, antes de que el runtime lo capture.
     std::panic::set_hook(Box::new(|info| {
@@ -163,7 +157,7 @@ const TOPE: Duration = Duration::from_secs(10);
 
 /// 5. Un bucle de CPU sin `.await`: el abort tiene que esperar a que acabe.
 async fn bucle_sin_await(opciones: &Opciones) {
-    let Opciones { bucle, espera_abort } = opciones.clone();
+    let (bucle, espera_abort) = (opciones.bucle(), opciones.espera_abort());
     println!(
         "5. Un bucle sin .await no se deja abortar (bucle de {:.0} ms; abort a los {:.0} ms)",
         ms(bucle),

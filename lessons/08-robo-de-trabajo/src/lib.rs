@@ -7,16 +7,7 @@
 
 use std::hint::black_box;
 
-/// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opciones {
-    /// Cuántas tareas tiene la ráfaga.
-    pub tareas: u32,
-    /// Cuánto calcula cada tarea (vueltas del bucle de [`calcula`]).
-    pub vueltas: u32,
-    /// Hilos trabajadores; `None`: lo que Tokio elija (uno por núcleo).
-    pub trabajadores: Option<usize>,
-}
+use opciones::clap::{self, Parser};
 
 /// La ráfaga por defecto: menos de 256 tareas, para que quepa en una cola
 /// local y el reparto se haga robando, no desbordando.
@@ -29,44 +20,27 @@ pub const VUELTAS: u32 = 500_000;
 /// El tope de `--trabajadores`.
 pub const MAX_TRABAJADORES: usize = 64;
 
-/// `--rapido` (la ráfaga pequeña que usan las pruebas), `--tareas N` y
-/// `--trabajadores N`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { tareas: TAREAS, vueltas: VUELTAS, trabajadores: None };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => {
-                opciones.tareas = 32;
-                opciones.vueltas = VUELTAS / 50;
-            }
-            "--tareas" => {
-                let valor = args.next().ok_or("falta el número después de --tareas")?;
-                opciones.tareas =
-                    valor.parse().map_err(|_| format!("--tareas espera un número entero positivo, no «{valor}»"))?;
-                if opciones.tareas == 0 || opciones.tareas > MAX_TAREAS {
-                    return Err(format!("--tareas debe estar entre 1 y {MAX_TAREAS}"));
-                }
-            }
-            "--trabajadores" => {
-                let valor = args.next().ok_or("falta el número después de --trabajadores")?;
-                let n: usize = valor
-                    .parse()
-                    .map_err(|_| format!("--trabajadores espera un número entero positivo, no «{valor}»"))?;
-                if n == 0 || n > MAX_TRABAJADORES {
-                    return Err(format!("--trabajadores debe estar entre 1 y {MAX_TRABAJADORES}"));
-                }
-                opciones.trabajadores = Some(n);
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --tareas N (hasta {MAX_TAREAS}) \
-                     o --trabajadores N (hasta {MAX_TRABAJADORES})"
-                ));
-            }
-        }
-    }
-    Ok(opciones)
+/// Opciones de la lección, leídas de la línea de órdenes.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-08",
+    about = "Una ráfaga de tareas de cálculo y cómo se la reparten los trabajadores de Tokio."
+)]
+pub struct Opciones {
+    /// La ráfaga pequeña y corta que usan las pruebas
+    #[arg(long)]
+    pub rapido: bool,
+    /// Cuántas tareas tiene la ráfaga
+    #[arg(long, value_name = "N", default_value_t = TAREAS, default_value_if("rapido", "true", "32"),
+          value_parser = opciones::entre(1, MAX_TAREAS))]
+    pub tareas: u32,
+    /// Hilos trabajadores [por defecto: lo que Tokio elija, uno por núcleo]
+    #[arg(long, value_name = "N", value_parser = opciones::entre(1, MAX_TRABAJADORES))]
+    pub trabajadores: Option<usize>,
+    /// Cuánto calcula cada tarea (vueltas del bucle de [`calcula`]); `--rapido`: `VUELTAS / 50`
+    #[arg(long, value_name = "N", hide = true, default_value_t = VUELTAS, default_value_if("rapido", "true", "10000"),
+          value_parser = opciones::entre(1, VUELTAS))]
+    pub vueltas: u32,
 }
 
 // ANCHOR: calcula
@@ -106,9 +80,10 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap(), Opciones { tareas: TAREAS, vueltas: VUELTAS, trabajadores: None });
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        assert_eq!(a(&[]).unwrap(), Opciones { rapido: false, tareas: TAREAS, vueltas: VUELTAS, trabajadores: None });
         assert_eq!(a(&["--rapido"]).unwrap().tareas, 32);
+        assert_eq!(a(&["--rapido"]).unwrap().vueltas, VUELTAS / 50);
         assert_eq!(a(&["--tareas", "1000"]).unwrap().tareas, 1000);
         assert_eq!(a(&["--trabajadores", "4"]).unwrap().trabajadores, Some(4));
         assert!(a(&["--tareas", "0"]).is_err());

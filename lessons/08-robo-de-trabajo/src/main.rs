@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-use leccion_08::{Opciones, calcula, lee_opciones};
+use leccion_08::{Opciones, calcula};
 use tokio::runtime::RuntimeMetrics;
 
 /// Lo que una tarea de la ráfaga cuenta de sí misma.
@@ -38,13 +38,7 @@ struct Rafaga {
 }
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
 
     let mut constructor = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = opciones.trabajadores {

@@ -15,6 +15,8 @@ pub use planificador;
 
 use std::path::PathBuf;
 
+use opciones::clap::{self, Parser};
+
 /// Ejecuciones medidas de cada variante, intercaladas (tras una de
 /// calentamiento de cada una).
 pub const REPETICIONES: usize = 7;
@@ -32,11 +34,7 @@ pub fn csv_por_defecto() -> PathBuf {
 
 /// El SVG que escribe `grafica-escalado`, en la carpeta del libro.
 pub fn svg_por_defecto() -> PathBuf {
-    let raiz = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("lessons/NN/ está dentro del repositorio");
-    raiz.join("book/graficas/escalado.svg")
+    graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "escalado.svg")
 }
 
 /// Los núcleos que ve el programa (`available_parallelism`).
@@ -51,98 +49,52 @@ pub fn modelo_de_cpu() -> Option<String> {
     Some(linea.split(':').nth(1)?.trim().to_string())
 }
 
-/// Opciones de `banco`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpcionesBanco {
-    pub rapido: bool,
-    pub hilos: usize,
-    pub repeticiones: usize,
-    /// Dónde escribir el CSV; `None`: no escribirlo.
-    pub csv: Option<PathBuf>,
-    pub maquina: Option<String>,
-    /// Solo estas cargas (por nombre); vacío: todas.
-    pub cargas: Vec<String>,
-}
-
 /// Los nombres que acepta `--carga`.
 pub const NOMBRES_DE_CARGAS: [&str; 4] = ["lanza-muchas", "abanico", "cede-muchas", "calculo-corto"];
 
-fn numero(nombre: &str, valor: Option<String>, max: usize) -> Result<usize, String> {
-    let valor = valor.ok_or(format!("falta el número después de {nombre}"))?;
-    match valor.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("{nombre} espera un número entre 1 y {max}, no «{valor}»")),
-    }
+/// Opciones de `banco`.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(about = "Mide las cuatro cargas con los dos ejecutores de enseñanza y con Tokio, de 1 a N hilos.")]
+pub struct OpcionesBanco {
+    /// Pocos hilos, dos repeticiones y sin CSV salvo que lo pidas (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Hasta cuántos hilos trabajadores [por defecto: los núcleos, hasta 16; con --rapido, hasta 2]
+    #[arg(long = "hilos", value_name = "N", value_parser = opciones::entre(1, MAX_HILOS))]
+    pub hilos_pedidos: Option<usize>,
+    /// Ejecuciones medidas de cada variante [por defecto: 7; con --rapido, 2]
+    #[arg(long = "repeticiones", value_name = "N", value_parser = opciones::entre(1usize, 50))]
+    pub repeticiones_pedidas: Option<usize>,
+    /// Dónde escribir el CSV [por defecto, midiendo todo sin --rapido: resultados/escalado.csv]
+    #[arg(long = "csv", value_name = "RUTA")]
+    pub csv_pedido: Option<PathBuf>,
+    /// El nombre de la máquina en el CSV [por defecto: el modelo de /proc/cpuinfo]
+    #[arg(long, value_name = "TEXTO")]
+    pub maquina: Option<String>,
+    /// Solo esta carga (se puede repetir) [por defecto: todas]
+    #[arg(long = "carga", value_name = "NOMBRE", value_parser = NOMBRES_DE_CARGAS)]
+    pub cargas: Vec<String>,
 }
 
-/// `--rapido`, `--hilos N`, `--repeticiones N`, `--csv RUTA`, `--maquina TEXTO`.
-pub fn lee_opciones_banco(args: impl IntoIterator<Item = String>) -> Result<OpcionesBanco, String> {
-    let mut o = OpcionesBanco {
-        rapido: false,
-        hilos: nucleos().min(HILOS_POR_DEFECTO_MAX),
-        repeticiones: REPETICIONES,
-        csv: None,
-        maquina: None,
-        cargas: Vec::new(),
-    };
-    let mut hilos_pedidos = None;
-    let mut repeticiones_pedidas = None;
-    let mut csv_pedido = None;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => o.rapido = true,
-            "--hilos" => hilos_pedidos = Some(numero("--hilos", args.next(), MAX_HILOS)?),
-            "--repeticiones" => repeticiones_pedidas = Some(numero("--repeticiones", args.next(), 50)?),
-            "--csv" => csv_pedido = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
-            "--maquina" => o.maquina = Some(args.next().ok_or("falta el texto después de --maquina")?),
-            "--carga" => {
-                let carga = args.next().ok_or("falta el nombre después de --carga")?;
-                if !NOMBRES_DE_CARGAS.contains(&carga.as_str()) {
-                    return Err(format!("--carga espera una de {NOMBRES_DE_CARGAS:?}, no «{carga}»"));
-                }
-                o.cargas.push(carga);
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --hilos N (hasta {MAX_HILOS}), \
-                     --repeticiones N, --carga NOMBRE, --csv RUTA o --maquina TEXTO"
-                ));
-            }
-        }
+impl OpcionesBanco {
+    /// Hasta cuántos hilos trabajadores se mide.
+    pub fn hilos(&self) -> usize {
+        let por_defecto = nucleos().min(HILOS_POR_DEFECTO_MAX);
+        self.hilos_pedidos.unwrap_or(if self.rapido { por_defecto.min(2) } else { por_defecto })
     }
-    if o.rapido {
-        o.hilos = o.hilos.min(2);
-        o.repeticiones = 2;
-    }
-    o.hilos = hilos_pedidos.unwrap_or(o.hilos);
-    o.repeticiones = repeticiones_pedidas.unwrap_or(o.repeticiones);
-    // En modo rápido, o midiendo solo algunas cargas, no se toca el CSV del
-    // repositorio, salvo que lo pidas.
-    let completo = !o.rapido && o.cargas.is_empty();
-    o.csv = csv_pedido.or(if completo { Some(csv_por_defecto()) } else { None });
-    Ok(o)
-}
 
-/// Opciones de `grafica-escalado`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpcionesGrafica {
-    pub csv: PathBuf,
-    pub svg: PathBuf,
-}
-
-/// `--csv RUTA`, `--svg RUTA`.
-pub fn lee_opciones_grafica(args: impl IntoIterator<Item = String>) -> Result<OpcionesGrafica, String> {
-    let mut o = OpcionesGrafica { csv: csv_por_defecto(), svg: svg_por_defecto() };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--csv" => o.csv = PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?),
-            "--svg" => o.svg = PathBuf::from(args.next().ok_or("falta la ruta después de --svg")?),
-            otro => return Err(format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
-        }
+    /// Ejecuciones medidas de cada variante.
+    pub fn repeticiones(&self) -> usize {
+        self.repeticiones_pedidas.unwrap_or(if self.rapido { 2 } else { REPETICIONES })
     }
-    Ok(o)
+
+    /// Dónde escribir el CSV; `None`: no escribirlo. En modo rápido, o
+    /// midiendo solo algunas cargas, no se toca el CSV del repositorio,
+    /// salvo que lo pidas.
+    pub fn csv(&self) -> Option<PathBuf> {
+        let completo = !self.rapido && self.cargas.is_empty();
+        self.csv_pedido.clone().or(if completo { Some(csv_por_defecto()) } else { None })
+    }
 }
 
 /// Una fila del CSV: una combinación (carga, ejecutor, hilos) medida
@@ -250,13 +202,6 @@ pub fn junta_filas(anteriores: Vec<Fila>, nuevas: &[Fila]) -> Vec<Fila> {
     todas
 }
 
-/// La mediana, el mínimo y el máximo de unas medidas (no vacías).
-pub fn resumen(medidas: &[f64]) -> (f64, f64, f64) {
-    let min = medidas.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = medidas.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    (mediana(medidas.to_vec()), min, max)
-}
-
 /// ¿Se distinguen dos variantes? Solo si sus intervalos [mín, máx] no se
 /// tocan: una diferencia de medianas que cabe dentro del ruido no cuenta.
 pub fn se_distinguen(a: (f64, f64), b: (f64, f64)) -> bool {
@@ -298,13 +243,6 @@ pub fn cpu_de_hilos(prefijo: &str) -> Vec<(u32, f64)> {
     hilos
 }
 
-/// La mediana de unas medidas (no vacías).
-pub fn mediana(mut medidas: Vec<f64>) -> f64 {
-    medidas.sort_by(f64::total_cmp);
-    let n = medidas.len();
-    if n % 2 == 1 { medidas[n / 2] } else { (medidas[n / 2 - 1] + medidas[n / 2]) / 2.0 }
-}
-
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
 /// documentación de este crate.
 #[cfg(doctest)]
@@ -316,36 +254,28 @@ mod pruebas {
     use super::*;
 
     fn a(v: &[&str]) -> Result<OpcionesBanco, String> {
-        lee_opciones_banco(v.iter().map(|s| s.to_string()))
+        opciones::lee(v.iter().copied())
     }
 
     #[test]
     fn opciones_del_banco() {
         let o = a(&[]).unwrap();
-        assert!(!o.rapido && o.repeticiones == REPETICIONES && o.csv == Some(csv_por_defecto()));
-        assert!(o.hilos >= 1 && o.hilos <= HILOS_POR_DEFECTO_MAX);
+        assert!(!o.rapido && o.repeticiones() == REPETICIONES && o.csv() == Some(csv_por_defecto()));
+        assert!(o.hilos() >= 1 && o.hilos() <= HILOS_POR_DEFECTO_MAX);
         let r = a(&["--rapido"]).unwrap();
-        assert!(r.rapido && r.repeticiones == 2 && r.csv.is_none() && r.hilos <= 2);
+        assert!(r.rapido && r.repeticiones() == 2 && r.csv().is_none() && r.hilos() <= 2);
         let r = a(&["--rapido", "--hilos", "3", "--csv", "x.csv"]).unwrap();
-        assert_eq!((r.hilos, r.csv), (3, Some(PathBuf::from("x.csv"))));
+        assert_eq!((r.hilos(), r.csv()), (3, Some(PathBuf::from("x.csv"))));
         assert_eq!(a(&["--maquina", "portátil"]).unwrap().maquina.as_deref(), Some("portátil"));
         assert!(a(&["--hilos", "0"]).is_err());
         assert!(a(&["--hilos", "65"]).is_err());
         assert!(a(&["--hilos"]).is_err());
         assert!(a(&["--repeticiones", "x"]).is_err());
+        assert_eq!(a(&["--repeticiones", "3"]).unwrap().repeticiones(), 3);
         assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
         let c = a(&["--carga", "abanico"]).unwrap();
-        assert_eq!((c.cargas, c.csv), (vec!["abanico".to_string()], None));
+        assert_eq!((c.cargas.clone(), c.csv()), (vec!["abanico".to_string()], None));
         assert!(a(&["--carga", "fibonacci"]).is_err());
-    }
-
-    #[test]
-    fn opciones_de_la_grafica() {
-        let g = |v: &[&str]| lee_opciones_grafica(v.iter().map(|s| s.to_string()));
-        assert_eq!(g(&[]).unwrap().svg, svg_por_defecto());
-        assert_eq!(g(&["--svg", "a.svg"]).unwrap().svg, PathBuf::from("a.svg"));
-        assert!(g(&["--csv"]).is_err());
-        assert!(g(&["--png"]).unwrap_err().contains("desconocida"));
     }
 
     #[test]
@@ -392,13 +322,6 @@ mod pruebas {
         };
         let juntas = junta_filas(vec![fila("A", 2, 1.0), fila("B", 16, 2.0)], &[fila("A", 2, 3.0)]);
         assert_eq!(juntas, vec![fila("B", 16, 2.0), fila("A", 2, 3.0)]);
-    }
-
-    #[test]
-    fn la_mediana() {
-        assert_eq!(mediana(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(mediana(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
-        assert_eq!(resumen(&[5.0, 1.0, 3.0]), (3.0, 1.0, 5.0));
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //! tres etapas: E/S simulada en Tokio, cálculo en un pool de Rayon y otra vez
 //! E/S en Tokio. Mide cuántos trabajos hay en cada sitio a lo largo del
 //! tiempo y la latencia de extremo a extremo. Aquí está lo que el programa
-//! necesita: los parámetros, el horario de llegadas, el cálculo, los
-//! percentiles y las opciones.
+//! necesita: los parámetros, el horario de llegadas, el cálculo y las
+//! opciones (los percentiles son los de `medidas`).
 
 use std::time::{Duration, Instant};
+
+use opciones::clap::{self, Parser};
 
 /// Los parámetros del experimento.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,52 +170,25 @@ pub fn calibra(cuanto: Duration) -> u64 {
 }
 // ANCHOR_END: calcula
 
-/// El percentil `p` (entre 0 y 100) de unas muestras ya ordenadas.
-pub fn percentil(ordenadas: &[u32], p: f64) -> Option<u32> {
-    if ordenadas.is_empty() {
-        return None;
-    }
-    let posicion = ((p / 100.0) * (ordenadas.len() - 1) as f64).round() as usize;
-    Some(ordenadas[posicion.min(ordenadas.len() - 1)])
-}
-
-/// Opciones de la lección.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opciones {
-    pub rapido: bool,
-    /// Hilos trabajadores de Tokio; `None`: tantos como núcleos.
-    pub hilos_tokio: Option<usize>,
-    /// Hilos de Rayon; `None`: tantos como núcleos.
-    pub hilos_rayon: Option<usize>,
-}
-
 /// El tope de hilos que acepta la lección.
 pub const MAX_HILOS: usize = 64;
 
-fn lee_hilos(opcion: &str, valor: Option<String>) -> Result<usize, String> {
-    let valor = valor.ok_or_else(|| format!("falta el número después de {opcion}"))?;
-    let n: usize = valor.parse().map_err(|_| format!("{opcion} espera un número entero, no «{valor}»"))?;
-    if n == 0 || n > MAX_HILOS {
-        return Err(format!("{opcion} debe estar entre 1 y {MAX_HILOS}"));
-    }
-    Ok(n)
-}
-
-/// `--rapido`, `--hilos-tokio N` y `--hilos-rayon N`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { rapido: false, hilos_tokio: None, hilos_rayon: None };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => opciones.rapido = true,
-            "--hilos-tokio" => opciones.hilos_tokio = Some(lee_hilos("--hilos-tokio", args.next())?),
-            "--hilos-rayon" => opciones.hilos_rayon = Some(lee_hilos("--hilos-rayon", args.next())?),
-            otro => {
-                return Err(format!("opción desconocida «{otro}»; usa --rapido, --hilos-tokio N o --hilos-rayon N"));
-            }
-        }
-    }
-    Ok(opciones)
+/// Opciones de la lección.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-10",
+    about = "Trabajos por una tubería de Tokio, Rayon y Tokio: dónde esperan y cuánto tardan."
+)]
+pub struct Opciones {
+    /// Menos peticiones (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+    /// Hilos trabajadores de Tokio [por defecto: tantos como núcleos]
+    #[arg(long, value_name = "N", value_parser = opciones::entre(1, MAX_HILOS))]
+    pub hilos_tokio: Option<usize>,
+    /// Hilos de Rayon [por defecto: tantos como núcleos]
+    #[arg(long, value_name = "N", value_parser = opciones::entre(1, MAX_HILOS))]
+    pub hilos_rayon: Option<usize>,
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -257,16 +232,8 @@ mod pruebas {
     }
 
     #[test]
-    fn percentiles() {
-        let v: Vec<u32> = (1..=100).collect();
-        assert_eq!(percentil(&v, 50.0), Some(51));
-        assert_eq!(percentil(&v, 99.0), Some(99));
-        assert_eq!(percentil(&[], 50.0), None);
-    }
-
-    #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert!(a(&["--rapido"]).unwrap().rapido);
         assert_eq!(a(&["--hilos-rayon", "1"]).unwrap().hilos_rayon, Some(1));
         assert_eq!(a(&["--hilos-tokio", "3"]).unwrap().hilos_tokio, Some(3));

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use leccion_10::{Fase, Parametros, calcula, calibra, lee_opciones, percentil};
+use leccion_10::{Fase, Opciones, Parametros, calcula, calibra};
+use medidas::percentil;
 
 /// Lo que comparten los trabajos y el medidor.
 struct Tuberia {
@@ -104,13 +105,7 @@ struct Muestra {
 }
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     let p = if opciones.rapido { Parametros::rapidos() } else { Parametros::normales() };
     let nucleos = std::thread::available_parallelism().map_or(1, |n| n.get());
     let hilos_tokio = opciones.hilos_tokio.unwrap_or(nucleos);

@@ -3,12 +3,15 @@
 //! `cargo run -p leccion-11 --release` somete un servicio simulado a un pico
 //! de tráfico de tres maneras y mide su memoria residente a lo largo del
 //! tiempo. Aquí está lo que el experimento necesita: el tráfico (cuántas
-//! peticiones han llegado en cada instante), los parámetros, la lectura de
-//! `/proc/self/status`, los percentiles, las opciones y el formato del CSV que
-//! luego dibuja `cargo run -p leccion-11 --bin grafica-memoria`.
+//! peticiones han llegado en cada instante), los parámetros, las opciones y
+//! el formato del CSV que luego dibuja `cargo run -p leccion-11 --bin
+//! grafica-memoria`. La memoria residente y los percentiles son los de
+//! `medidas`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use opciones::clap::{self, Parser};
 
 /// Un mebibyte, en bytes.
 pub const MIB: u64 = 1024 * 1024;
@@ -160,62 +163,28 @@ impl Parametros {
     }
 }
 
-/// Lee un campo en kB de `/proc/self/status` (`VmRSS`, `VmHWM`...) y lo
-/// devuelve en bytes. `None` si el sistema no tiene `/proc`.
-pub fn campo_de_proc(campo: &str) -> Option<u64> {
-    let estado = std::fs::read_to_string("/proc/self/status").ok()?;
-    valor_en_bytes(&estado, campo)
-}
-
-/// Busca `campo:  1234 kB` en el texto de `/proc/self/status`.
-pub fn valor_en_bytes(estado: &str, campo: &str) -> Option<u64> {
-    let linea = estado.lines().find(|l| l.split(':').next() == Some(campo))?;
-    let kib: u64 = linea.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// El percentil `p` (entre 0 y 100) de unas muestras ya ordenadas.
-pub fn percentil(ordenadas: &[u32], p: f64) -> Option<u32> {
-    if ordenadas.is_empty() {
-        return None;
-    }
-    let posicion = ((p / 100.0) * (ordenadas.len() - 1) as f64).round() as usize;
-    Some(ordenadas[posicion.min(ordenadas.len() - 1)])
-}
-
 /// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-11",
+    about = "Un pico de tráfico de tres maneras: la memoria residente a lo largo del tiempo."
+)]
 pub struct Opciones {
-    /// `--rapido`: parámetros pequeños, para las pruebas.
+    /// Parámetros pequeños (lo que usan las pruebas)
+    #[arg(long)]
     pub rapido: bool,
-    /// `--csv RUTA`: dónde escribir el CSV.
+    /// Dónde escribir el CSV [por defecto, sin --rapido: resultados/memoria.csv]
+    #[arg(long, value_name = "RUTA")]
     pub csv: Option<PathBuf>,
-    /// `--escenario NOMBRE`: uso interno; el programa se relanza a sí mismo
-    /// una vez por escenario, para que cada uno mida su propia memoria.
+    /// Uso interno: el programa se relanza a sí mismo una vez por escenario,
+    /// para que cada uno mida su propia memoria
+    #[arg(long, value_name = "NOMBRE", hide = true, value_parser = escenario_de)]
     pub escenario: Option<Escenario>,
 }
 
-/// `--rapido`, `--csv RUTA` y, para uso interno, `--escenario NOMBRE`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { rapido: false, csv: None, escenario: None };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => opciones.rapido = true,
-            "--csv" => {
-                let ruta = args.next().ok_or("falta la ruta después de --csv")?;
-                opciones.csv = Some(PathBuf::from(ruta));
-            }
-            "--escenario" => {
-                let nombre = args.next().ok_or("falta el nombre después de --escenario")?;
-                opciones.escenario = Some(Escenario::desde_nombre(&nombre).ok_or_else(|| {
-                    format!("escenario desconocido «{nombre}»; usa sin_limite, semaforo o cola_acotada")
-                })?);
-            }
-            otro => return Err(format!("opción desconocida «{otro}»; usa --rapido o --csv RUTA")),
-        }
-    }
-    Ok(opciones)
+/// El escenario que nombra `--escenario`.
+fn escenario_de(nombre: &str) -> Result<Escenario, String> {
+    Escenario::desde_nombre(nombre).ok_or_else(|| format!("espera sin_limite, semaforo o cola_acotada, no «{nombre}»"))
 }
 
 /// La primera línea del CSV.
@@ -270,9 +239,7 @@ pub fn csv_por_defecto() -> PathBuf {
 
 /// Donde `grafica-memoria` escribe el SVG que muestra el libro.
 pub fn svg_por_defecto() -> PathBuf {
-    let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);
-    raiz.join("book").join("graficas").join("memoria.svg")
+    graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "memoria.svg")
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -284,14 +251,6 @@ pub struct CapituloDelLibro;
 #[cfg(test)]
 mod pruebas {
     use super::*;
-
-    #[test]
-    fn lee_campos_de_proc() {
-        let estado = "Name:\tx\nVmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\n";
-        assert_eq!(valor_en_bytes(estado, "VmHWM"), Some(2048 * 1024));
-        assert_eq!(valor_en_bytes(estado, "VmRSS"), Some(1024 * 1024));
-        assert_eq!(valor_en_bytes(estado, "VmSize"), None);
-    }
 
     #[test]
     fn el_trafico_cuadra() {
@@ -313,17 +272,8 @@ mod pruebas {
     }
 
     #[test]
-    fn percentiles() {
-        let v: Vec<u32> = (1..=100).collect();
-        assert_eq!(percentil(&v, 50.0), Some(51));
-        assert_eq!(percentil(&v, 99.0), Some(99));
-        assert_eq!(percentil(&v, 100.0), Some(100));
-        assert_eq!(percentil(&[], 50.0), None);
-    }
-
-    #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert!(!a(&[]).unwrap().rapido);
         assert!(a(&["--rapido"]).unwrap().rapido);
         assert_eq!(a(&["--csv", "x.csv"]).unwrap().csv, Some(PathBuf::from("x.csv")));

@@ -19,18 +19,12 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc};
 
-use leccion_11::{
-    CABECERA_CSV, Escenario, Fila, MIB, Opciones, Parametros, campo_de_proc, csv_por_defecto, lee_opciones, percentil,
-};
+use medidas::{campo_de_proc, percentil};
+
+use leccion_11::{CABECERA_CSV, Escenario, Fila, MIB, Opciones, Parametros, csv_por_defecto};
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     if campo_de_proc("VmRSS").is_none() {
         println!(
             "Este sistema no tiene /proc/self/status, así que no puedo medir la memoria residente. \

@@ -13,6 +13,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use nucleo::{Azar, Config, Ctx, Dir, Effect, Isolate, Lleno, Nucleo, Salida, shard_de};
+use opciones::clap::{self, Parser};
 
 /// Los mensajes del servicio.
 #[derive(Debug)]
@@ -88,13 +89,28 @@ fn trabaja(mut x: u64) -> u64 {
 const RONDAS: u32 = 2_000;
 
 /// Opciones de la lección.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-12",
+    about = "Un almacén de claves repartido en shards, un hilo por núcleo y nada compartido."
+)]
 struct Opciones {
-    /// Cuánto dura la carga, en milisegundos.
+    /// Una carga de 100 ms (lo que usan las pruebas)
+    #[arg(long)]
+    rapido: bool,
+    /// Cuánto dura la carga, en milisegundos
+    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "100"),
+          value_parser = opciones::entre(10, MAX_MS))]
     ms: u64,
-    /// Carga ofrecida, en veces la capacidad estimada.
+    /// Carga ofrecida, en veces la capacidad estimada
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = opciones::entre(1, MAX_CARGA))]
     carga: u64,
+    /// Cuántos shards (un hilo cada uno) [por defecto: uno por núcleo]
+    #[arg(long, value_name = "N", default_value_t = nucleos().min(MAX_SHARDS), hide_default_value = true,
+          value_parser = opciones::entre(1, MAX_SHARDS))]
     shards: usize,
+    /// La mitad de las peticiones, a una sola clave
+    #[arg(long)]
     caliente: bool,
 }
 
@@ -102,43 +118,12 @@ const MAX_MS: u64 = 10_000;
 const MAX_CARGA: u64 = 10;
 const MAX_SHARDS: usize = 64;
 
-fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let nucleos = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let mut o = Opciones { ms: 1_000, carga: 2, shards: nucleos.min(MAX_SHARDS), caliente: false };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => o.ms = 100,
-            "--caliente" => o.caliente = true,
-            "--ms" => o.ms = numero(args.next(), "--ms", 10, MAX_MS)?,
-            "--carga" => o.carga = numero(args.next(), "--carga", 1, MAX_CARGA)?,
-            "--shards" => o.shards = numero(args.next(), "--shards", 1, MAX_SHARDS as u64)? as usize,
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --caliente, --ms N, --carga N o --shards N"
-                ));
-            }
-        }
-    }
-    Ok(o)
-}
-
-fn numero(valor: Option<String>, opcion: &str, min: u64, max: u64) -> Result<u64, String> {
-    let valor = valor.ok_or(format!("falta el número después de {opcion}"))?;
-    match valor.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!("{opcion} espera un número entre {min} y {max}, no «{valor}»")),
-    }
+fn nucleos() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     // El pánico del isolate frágil se informa abajo, en una línea propia.
     std::panic::set_hook(Box::new(|_| {}));
     demo(opciones);
@@ -296,7 +281,7 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         assert_eq!(a(&[]).unwrap().ms, 1_000);
         assert_eq!(a(&["--rapido"]).unwrap().ms, 100);
         assert_eq!(a(&["--carga", "3"]).unwrap().carga, 3);

@@ -15,6 +15,7 @@ use leccion_13::{
     Antifraude, Cajero, Cuenta, INGRESO_LENTO, INGRESOS_RAPIDO, Msg, RONDAS, Resultado, SALDO_INICIAL, busca, escenario,
 };
 use nucleo::{Config, Dir, Isolate, Nucleo, Salida};
+use opciones::clap::{self, Parser};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Modo {
@@ -26,42 +27,43 @@ enum Modo {
 const MAX_SEMILLAS: u64 = 1_000_000;
 const MAX_VECES: u64 = 10_000;
 
-fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Modo, String> {
-    let mut modo = Modo::Busca { semillas: 1_000 };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        modo = match arg.as_str() {
-            "--rapido" => Modo::Busca { semillas: 200 },
-            "--semillas" => Modo::Busca { semillas: numero(args.next(), "--semillas", 1, MAX_SEMILLAS)? },
-            "--semilla" => Modo::Repite { semilla: numero(args.next(), "--semilla", 0, u64::MAX)? },
-            "--hilos" => Modo::Hilos { veces: numero(args.next(), "--hilos", 1, MAX_VECES)? },
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --semillas N, --semilla N o --hilos N"
-                ));
-            }
-        };
-    }
-    Ok(modo)
+/// Opciones de la lección: cada una elige un modo.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-13",
+    about = "Busca, semilla a semilla, un orden de mensajes que rompe el protocolo de los cajeros."
+)]
+struct Opciones {
+    /// 200 semillas (lo que usan las pruebas)
+    #[arg(long)]
+    rapido: bool,
+    /// Cuántas semillas probar [por defecto: 1000]
+    #[arg(long, value_name = "N", value_parser = opciones::entre(1, MAX_SEMILLAS))]
+    semillas: Option<u64>,
+    /// Repite una semilla y enseña su traza
+    #[arg(long, value_name = "N", conflicts_with_all = ["semillas", "hilos"], value_parser = opciones::numero::<u64>)]
+    semilla: Option<u64>,
+    /// El mismo protocolo con hilos de verdad, N veces
+    #[arg(long, value_name = "N", conflicts_with = "semillas", value_parser = opciones::entre(1, MAX_VECES))]
+    hilos: Option<u64>,
 }
 
-fn numero(valor: Option<String>, opcion: &str, min: u64, max: u64) -> Result<u64, String> {
-    let valor = valor.ok_or(format!("falta el número después de {opcion}"))?;
-    match valor.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!("{opcion} espera un número entre {min} y {max}, no «{valor}»")),
+impl Opciones {
+    fn modo(&self) -> Modo {
+        match (self.semilla, self.hilos) {
+            (Some(semilla), _) => Modo::Repite { semilla },
+            (None, Some(veces)) => Modo::Hilos { veces },
+            (None, None) => Modo::Busca { semillas: self.semillas.unwrap_or(if self.rapido { 200 } else { 1_000 }) },
+        }
     }
 }
 
 fn main() {
-    match lee_opciones(std::env::args().skip(1)) {
-        Ok(Modo::Busca { semillas }) => buscar(semillas),
-        Ok(Modo::Repite { semilla }) => repetir(semilla),
-        Ok(Modo::Hilos { veces }) => con_hilos(veces),
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
+    match opciones.modo() {
+        Modo::Busca { semillas } => buscar(semillas),
+        Modo::Repite { semilla } => repetir(semilla),
+        Modo::Hilos { veces } => con_hilos(veces),
     }
 }
 
@@ -175,7 +177,7 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied()).map(|o| o.modo());
         assert_eq!(a(&[]).unwrap(), Modo::Busca { semillas: 1_000 });
         assert_eq!(a(&["--rapido"]).unwrap(), Modo::Busca { semillas: 200 });
         assert_eq!(a(&["--semilla", "7"]).unwrap(), Modo::Repite { semilla: 7 });

@@ -3,25 +3,11 @@
 //! barra es la mediana de las repeticiones, y la raya negra encima va del
 //! mínimo al máximo. La usa `cargo run -p leccion-14 --bin grafica-comparacion`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::{Escenario, Resultado, Variante, csv_por_defecto, svg_por_defecto};
-
-/// `--csv RUTA` y `--svg RUTA`, con sus valores por defecto.
-pub fn opciones(args: impl IntoIterator<Item = String>) -> Result<(PathBuf, PathBuf), String> {
-    let (mut csv, mut svg) = (csv_por_defecto(), svg_por_defecto());
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--csv" => csv = PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?),
-            "--svg" => svg = PathBuf::from(args.next().ok_or("falta la ruta después de --svg")?),
-            otro => return Err(format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
-        }
-    }
-    Ok((csv, svg))
-}
+use crate::{Escenario, Resultado, Variante};
 
 fn color(v: Variante) -> RGBColor {
     match v {
@@ -50,12 +36,8 @@ const ANCHO: u32 = 800;
 /// Mediana, mínimo y máximo de `valor` en las filas de una variante y un
 /// escenario; `None` si no hay ninguna.
 fn resumen(filas: &[Resultado], v: Variante, e: Escenario, valor: &impl Fn(&Resultado) -> f64) -> Option<[f64; 3]> {
-    let mut xs: Vec<f64> = filas.iter().filter(|f| f.variante == v && f.escenario == e).map(valor).collect();
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(f64::total_cmp);
-    Some([xs[(xs.len() - 1) / 2], xs[0], xs[xs.len() - 1]])
+    let xs: Vec<f64> = filas.iter().filter(|f| f.variante == v && f.escenario == e).map(valor).collect();
+    medidas::mediana_y_extremos(&xs).map(|(mediana, minimo, maximo)| [mediana, minimo, maximo])
 }
 
 /// Un panel: un grupo de barras por escenario, una barra por variante (la

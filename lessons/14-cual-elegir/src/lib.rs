@@ -245,26 +245,6 @@ impl Registro {
     }
 }
 
-/// El percentil `p` (de 0 a 100) de unas muestras ya ordenadas, por rango
-/// más cercano: el menor valor que deja por debajo (o igual) al menos el
-/// `p` % de las muestras. 0 si no hay muestras.
-pub fn percentil(ordenadas: &[u64], p: f64) -> u64 {
-    if ordenadas.is_empty() {
-        return 0;
-    }
-    let rango = ((p / 100.0) * ordenadas.len() as f64).ceil() as usize;
-    ordenadas[rango.clamp(1, ordenadas.len()) - 1]
-}
-
-/// Lee un campo en kB de `/proc/self/status` (`VmHWM`, `VmRSS`...) y lo
-/// devuelve en bytes. `None` si el sistema no tiene `/proc`.
-pub fn campo_de_proc(campo: &str) -> Option<u64> {
-    let estado = std::fs::read_to_string("/proc/self/status").ok()?;
-    let linea = estado.lines().find(|l| l.split(':').next() == Some(campo))?;
-    let kib: u64 = linea.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Lo que mide una ejecución de una variante.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resultado {
@@ -358,9 +338,7 @@ pub fn csv_por_defecto() -> PathBuf {
 
 /// Donde `grafica-comparacion` escribe el SVG que muestra el libro.
 pub fn svg_por_defecto() -> PathBuf {
-    let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let raiz = leccion.parent().and_then(Path::parent).unwrap_or(leccion);
-    raiz.join("book").join("graficas").join("comparacion.svg")
+    graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "comparacion.svg")
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -372,25 +350,6 @@ pub struct CapituloDelLibro;
 #[cfg(test)]
 mod pruebas {
     use super::*;
-
-    #[test]
-    fn percentil_por_rango_mas_cercano() {
-        let v: Vec<u64> = (1..=100).collect();
-        assert_eq!(percentil(&v, 50.0), 50);
-        assert_eq!(percentil(&v, 99.0), 99);
-        assert_eq!(percentil(&v, 100.0), 100);
-        assert_eq!(percentil(&[7], 99.0), 7);
-        assert_eq!(percentil(&[], 99.0), 0);
-    }
-
-    #[test]
-    fn opciones_de_la_grafica() {
-        let a = |v: &[&str]| grafica::opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap(), (csv_por_defecto(), svg_por_defecto()));
-        assert_eq!(a(&["--svg", "x.svg"]).unwrap().1, PathBuf::from("x.svg"));
-        assert!(a(&["--hilo"]).unwrap_err().starts_with("opción desconocida «--hilo»"));
-        assert!(a(&["--csv"]).is_err());
-    }
 
     #[test]
     fn el_csv_va_y_vuelve() {

@@ -17,16 +17,55 @@ use std::time::Duration;
 
 use leccion_14::variantes::ejecuta;
 use leccion_14::{CABECERA, Config, Escenario, Resultado, Variante, capacidad_por_nucleo, csv_por_defecto};
+use medidas::mediana_y_extremos;
+use opciones::clap::{self, Parser};
 
-#[derive(Debug, Clone, PartialEq)]
+/// Opciones de la lección.
+#[derive(Debug, Clone, PartialEq, Parser)]
+#[command(name = "leccion-14", about = "El mismo servicio, la misma carga, cinco variantes de cuatro diseños.")]
 struct Opciones {
+    /// 100 ms, una vez y sin CSV salvo que lo pidas (lo que usan las pruebas)
+    #[arg(long)]
+    rapido: bool,
+    /// Cuánto dura cada ejecución, en milisegundos
+    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "100"),
+          value_parser = opciones::entre(10, MAX_MS))]
     ms: u64,
+    /// Carga ofrecida, en veces la capacidad estimada
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = opciones::entre(1, MAX_CARGA))]
     carga: u64,
+    /// Hilos de cada variante [por defecto: uno por núcleo]
+    #[arg(long, value_name = "N", default_value_t = nucleos().min(64), hide_default_value = true,
+          value_parser = opciones::entre(1usize, 64))]
     hilos: usize,
+    /// Ejecuciones de cada variante, en orden alternado
+    #[arg(long, value_name = "N", default_value = "5", default_value_if("rapido", "true", "1"),
+          value_parser = opciones::entre(1u32, 20))]
     repeticiones: u32,
-    csv: Option<PathBuf>,
+    /// Dónde escribir el CSV [por defecto, sin --rapido: resultados/comparacion.csv]
+    #[arg(long = "csv", value_name = "RUTA")]
+    csv_pedido: Option<PathBuf>,
+    /// Uso interno (procesos hijos): peticiones por segundo
+    #[arg(long, value_name = "N", hide = true, requires = "variante", value_parser = opciones::entre(1, MAX_RITMO as u64))]
+    ritmo: Option<u64>,
+    /// Uso interno (procesos hijos): qué variante correr
+    #[arg(long, value_name = "NOMBRE", hide = true, requires = "ritmo", value_parser = variante_de)]
+    variante: Option<Variante>,
+    /// Uso interno (procesos hijos): con qué claves
+    #[arg(long, value_name = "NOMBRE", hide = true, default_value = "uniforme", value_parser = escenario_de)]
+    escenario: Escenario,
+}
+
+impl Opciones {
+    /// Dónde escribir el CSV: el modo rápido no pisa los resultados de verdad.
+    fn csv(&self) -> Option<PathBuf> {
+        self.csv_pedido.clone().or_else(|| (!self.rapido).then(csv_por_defecto))
+    }
+
     /// Solo en los procesos hijos: qué variante correr, con qué claves y a qué ritmo.
-    hija: Option<(Variante, Escenario, f64)>,
+    fn hija(&self) -> Option<(Variante, Escenario, f64)> {
+        Some((self.variante?, self.escenario, self.ritmo? as f64))
+    }
 }
 
 const MAX_MS: u64 = 5_000;
@@ -34,78 +73,23 @@ const MAX_CARGA: u64 = 10;
 /// El tope de peticiones por segundo: a 5 s, diez millones de peticiones.
 const MAX_RITMO: f64 = 2_000_000.0;
 
-fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let nucleos = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let mut o = Opciones {
-        ms: 1_000,
-        carga: 2,
-        hilos: nucleos.min(64),
-        repeticiones: 5,
-        csv: Some(csv_por_defecto()),
-        hija: None,
-    };
-    let mut ritmo = None;
-    let mut variante = None;
-    let mut escenario = Escenario::Uniforme;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => {
-                o.ms = 100;
-                o.repeticiones = 1;
-                if o.csv.as_ref() == Some(&csv_por_defecto()) {
-                    o.csv = None; // el modo rápido no pisa los resultados de verdad
-                }
-            }
-            "--ms" => o.ms = numero(args.next(), "--ms", 10, MAX_MS)?,
-            "--carga" => o.carga = numero(args.next(), "--carga", 1, MAX_CARGA)?,
-            "--hilos" => o.hilos = numero(args.next(), "--hilos", 1, 64)? as usize,
-            "--repeticiones" => o.repeticiones = numero(args.next(), "--repeticiones", 1, 20)? as u32,
-            "--csv" => o.csv = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
-            "--ritmo" => ritmo = Some(numero(args.next(), "--ritmo", 1, MAX_RITMO as u64)? as f64),
-            "--variante" => {
-                let nombre = args.next().ok_or("falta el nombre después de --variante")?;
-                variante = Some(Variante::desde_nombre(&nombre).ok_or(format!(
-                    "--variante espera tokio_sin_limite, tokio_semaforo, tokio_semaforo_mitad, rayon o nucleo, no «{nombre}»"
-                ))?);
-            }
-            "--escenario" => {
-                let nombre = args.next().ok_or("falta el nombre después de --escenario")?;
-                escenario = Escenario::desde_nombre(&nombre)
-                    .ok_or(format!("--escenario espera uniforme, caliente o variable, no «{nombre}»"))?;
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --ms N, --carga N, --hilos N, --repeticiones N o --csv RUTA"
-                ));
-            }
-        }
-    }
-    match (variante, ritmo) {
-        (Some(v), Some(r)) => o.hija = Some((v, escenario, r)),
-        (None, None) => {}
-        _ => return Err("--variante y --ritmo van juntas".into()),
-    }
-    Ok(o)
+fn nucleos() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-fn numero(valor: Option<String>, opcion: &str, min: u64, max: u64) -> Result<u64, String> {
-    let valor = valor.ok_or(format!("falta el número después de {opcion}"))?;
-    match valor.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!("{opcion} espera un número entre {min} y {max}, no «{valor}»")),
-    }
+fn variante_de(nombre: &str) -> Result<Variante, String> {
+    Variante::desde_nombre(nombre).ok_or_else(|| {
+        format!("espera tokio_sin_limite, tokio_semaforo, tokio_semaforo_mitad, rayon o nucleo, no «{nombre}»")
+    })
+}
+
+fn escenario_de(nombre: &str) -> Result<Escenario, String> {
+    Escenario::desde_nombre(nombre).ok_or_else(|| format!("espera uniforme, caliente o variable, no «{nombre}»"))
 }
 
 fn main() {
-    let o = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
-    if let Some((variante, escenario, ritmo)) = o.hija {
+    let o: Opciones = opciones::de_la_linea_de_ordenes();
+    if let Some((variante, escenario, ritmo)) = o.hija() {
         // Proceso hijo: una variante, una línea de resultado.
         let r = ejecuta(variante, &Config::con(escenario, o.hilos, ritmo, Duration::from_millis(o.ms)));
         println!("RESULTADO;{}", r.a_csv());
@@ -121,13 +105,6 @@ fn tiempo(us: u64) -> String {
         1_000..1_000_000 => format!("{:.1} ms", us as f64 / 1e3),
         _ => format!("{:.2} s", us as f64 / 1e6),
     }
-}
-
-/// Mediana, mínimo y máximo (la mediana de un número par de valores es la
-/// más baja de las dos centrales).
-fn mmm(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[(v.len() - 1) / 2], v[0], v[v.len() - 1])
 }
 
 /// Una ejecución de una variante, en su propio proceso.
@@ -198,7 +175,10 @@ fn compara(o: &Opciones) {
             if de.is_empty() {
                 continue;
             }
-            let col = |f: &dyn Fn(&Resultado) -> f64| mmm(de.iter().map(|r| f(r)).collect());
+            let col = |f: &dyn Fn(&Resultado) -> f64| {
+                let v: Vec<f64> = de.iter().map(|r| f(r)).collect();
+                mediana_y_extremos(&v).unwrap_or_default()
+            };
             let rech = col(&|r| 100.0 * r.rechazadas as f64 / r.ofrecidas.max(1) as f64);
             let rend = col(&|r| r.rendimiento);
             let p50 = col(&|r| r.p50_us as f64);
@@ -225,7 +205,7 @@ fn compara(o: &Opciones) {
             );
         }
     }
-    if let Some(ruta) = &o.csv {
+    if let Some(ruta) = &o.csv() {
         if let Some(carpeta) = ruta.parent() {
             let _ = std::fs::create_dir_all(carpeta);
         }
@@ -247,21 +227,20 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
         let o = a(&["--rapido"]).unwrap();
-        assert_eq!((o.ms, o.csv, o.repeticiones), (100, None, 1));
+        assert_eq!((o.ms, o.csv(), o.repeticiones), (100, None, 1));
         assert_eq!(a(&[]).unwrap().repeticiones, 5);
         assert_eq!(a(&["--repeticiones", "7"]).unwrap().repeticiones, 7);
         assert!(a(&["--repeticiones", "0"]).is_err());
-        assert_eq!(mmm(vec![3.0, 1.0, 2.0, 5.0, 4.0]), (3.0, 1.0, 5.0));
-        assert_eq!(a(&[]).unwrap().csv, Some(csv_por_defecto()));
-        assert_eq!(a(&["--rapido", "--csv", "x.csv"]).unwrap().csv, Some(PathBuf::from("x.csv")));
+        assert_eq!(a(&[]).unwrap().csv(), Some(csv_por_defecto()));
+        assert_eq!(a(&["--rapido", "--csv", "x.csv"]).unwrap().csv(), Some(PathBuf::from("x.csv")));
         assert_eq!(
-            a(&["--variante", "rayon", "--ritmo", "100"]).unwrap().hija,
+            a(&["--variante", "rayon", "--ritmo", "100"]).unwrap().hija(),
             Some((Variante::Rayon, Escenario::Uniforme, 100.0))
         );
         let o = a(&["--variante", "nucleo", "--escenario", "caliente", "--ritmo", "5"]).unwrap();
-        assert_eq!(o.hija, Some((Variante::Nucleo, Escenario::Caliente, 5.0)));
+        assert_eq!(o.hija(), Some((Variante::Nucleo, Escenario::Caliente, 5.0)));
         assert!(a(&["--escenario", "tibio"]).is_err());
         assert!(a(&["--variante", "rayon"]).is_err());
         assert!(a(&["--variante", "otra", "--ritmo", "1"]).is_err());

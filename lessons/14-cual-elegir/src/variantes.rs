@@ -5,12 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use medidas::{campo_de_proc, percentil};
 use nucleo::{Azar, Ctx, Dir, Effect, Isolate, Nucleo, Salida, shard_de};
 use tokio::sync::Semaphore;
 
-use crate::{
-    CLAVES, Config, Escenario, MIB, Peticion, Registro, Resultado, Variante, campo_de_proc, percentil, trabaja,
-};
+use crate::{CLAVES, Config, Escenario, MIB, Peticion, Registro, Resultado, Variante, trabaja};
 
 /// La tabla compartida de Tokio y Rayon: 64 franjas, cada una con su candado.
 struct Tabla {
@@ -210,8 +209,8 @@ pub fn ejecuta(v: Variante, c: &Config) -> Resultado {
         completadas: registro.completadas(),
         rechazadas,
         rendimiento: registro.completadas() as f64 / hasta_la_ultima.as_secs_f64().max(1e-9),
-        p50_us: percentil(&latencias, 50.0),
-        p99_us: percentil(&latencias, 99.0),
+        p50_us: percentil(&latencias, 50.0).unwrap_or(0),
+        p99_us: percentil(&latencias, 99.0).unwrap_or(0),
         pico_mib: campo_de_proc("VmHWM").map_or(-1.0, |b| b as f64 / MIB as f64),
         hasta_la_ultima_ms: hasta_la_ultima.as_millis() as u64,
         robos,

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use opciones::clap::{self, Parser};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::time::sleep;
@@ -37,25 +38,28 @@ pub fn cuenta(c: &AtomicUsize) -> usize {
     c.load(Ordering::SeqCst)
 }
 
-/// Lo que mide la lección: tamaños de los experimentos.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Opciones de la lección.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "leccion-15",
+    about = "Cancelar en Tokio: qué se suelta, qué se pierde y cómo apagar un servidor en orden."
+)]
 pub struct Opciones {
-    /// Registros (o mensajes) en la segunda parte.
-    pub registros: u64,
-    /// Clientes del servidor de la tercera parte.
-    pub clientes: usize,
+    /// Experimentos más pequeños (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
 }
 
-/// `--rapido` reduce los tamaños (es lo que usan las pruebas).
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { registros: 1000, clientes: 20 };
-    for arg in args {
-        match arg.as_str() {
-            "--rapido" => opciones = Opciones { registros: 200, clientes: 8 },
-            otro => return Err(format!("opción desconocida «{otro}»; la única opción es --rapido")),
-        }
+impl Opciones {
+    /// Registros (o mensajes) en la segunda parte.
+    pub fn registros(&self) -> u64 {
+        if self.rapido { 200 } else { 1000 }
     }
-    Ok(opciones)
+
+    /// Clientes del servidor de la tercera parte.
+    pub fn clientes(&self) -> usize {
+        if self.rapido { 8 } else { 20 }
+    }
 }
 
 /// Bytes de un registro: un número de secuencia y su complemento, para
@@ -283,9 +287,9 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap().registros, 1000);
-        assert_eq!(a(&["--rapido"]).unwrap().clientes, 8);
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        assert_eq!(a(&[]).unwrap().registros(), 1000);
+        assert_eq!(a(&["--rapido"]).unwrap().clientes(), 8);
         assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
     }
 

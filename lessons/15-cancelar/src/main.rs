@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use leccion_15::{
-    Guarda, Opciones, contador, cuenta, escritor_lento, lee_con_future_vivo, lee_con_read_exact, lee_en_su_tarea,
-    lee_opciones, ms, produce_con_reserve, produce_con_send,
+    Guarda, Opciones, contador, cuenta, escritor_lento, lee_con_future_vivo, lee_con_read_exact, lee_en_su_tarea, ms,
+    produce_con_reserve, produce_con_send,
 };
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
@@ -26,13 +26,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     let real = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     real.block_on(que_se_suelta());
 
@@ -96,7 +90,7 @@ async fn que_se_suelta() {
 
 /// 2. Un `select!` en bucle que pierde bytes y mensajes, y los arreglos.
 async fn select_en_bucle(opciones: &Opciones) {
-    let n = opciones.registros;
+    let n = opciones.registros();
     println!("2. select! en bucle, con un latido cada 3 ms (reloj en pausa)");
     println!("   {n} registros de 16 bytes, escritos en dos mitades con 1 ms entre ellas");
     let flujo = || {
@@ -149,7 +143,7 @@ async fn atiende(socket: TcpStream, cortar: CancellationToken) {
 /// curso con un plazo, cortar lo que quede. Cada fase, medida.
 async fn apagado_ordenado(opciones: &Opciones) {
     const PLAZO: Duration = Duration::from_millis(100);
-    println!("3. Apagado ordenado de un servidor TCP en 127.0.0.1 ({} clientes; plazo de 100 ms)", opciones.clientes);
+    println!("3. Apagado ordenado de un servidor TCP en 127.0.0.1 ({} clientes; plazo de 100 ms)", opciones.clientes());
     // ANCHOR: servidor
     let escucha = TcpListener::bind("127.0.0.1:0").await.expect("no se pudo escuchar en 127.0.0.1");
     let direccion = escucha.local_addr().unwrap();
@@ -176,7 +170,7 @@ async fn apagado_ordenado(opciones: &Opciones) {
 
     // Los clientes: casi todos piden 10-60 ms de trabajo; uno de cada siete, 5 s.
     let mut clientes = tokio::task::JoinSet::new();
-    for i in 0..opciones.clientes {
+    for i in 0..opciones.clientes() {
         let dura = if i % 7 == 3 { 5000 } else { 10 + (i as u64 * 13) % 50 };
         clientes.spawn(async move {
             let mut s = TcpStream::connect(direccion).await.expect("conectar en loopback");
@@ -187,7 +181,7 @@ async fn apagado_ordenado(opciones: &Opciones) {
         });
     }
     // Que el servidor acepte a todos antes de pedir el apagado.
-    while conexiones.len() < opciones.clientes {
+    while conexiones.len() < opciones.clientes() {
         sleep(Duration::from_millis(1)).await;
     }
 

@@ -11,6 +11,7 @@ use std::fmt::{Debug, Write as _};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use opciones::clap::{self, Parser};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id};
 use tracing::{Event, Subscriber};
@@ -213,64 +214,46 @@ pub async fn peticion_con(id: u64, sondeos: u32) -> u64 {
 }
 // ANCHOR_END: coste
 
-/// Mediana, mínimo y máximo (de una lista no vacía).
-pub fn resumen(valores: &[f64]) -> (f64, f64, f64) {
-    let mut v = valores.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    let mediana = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
-    (mediana, v[0], v[n - 1])
-}
-
 /// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "leccion-16", about = "Observar un runtime: tramos de tracing, métricas, su coste y tokio-console.")]
 pub struct Opciones {
+    /// Todo más corto (lo que usan las pruebas)
+    #[arg(long)]
     pub rapido: bool,
-    /// Cuánto bloquea su trabajador la petición lenta de la segunda parte.
-    pub bloqueo: Duration,
-    /// Cada cuánto se muestrean las métricas.
-    pub paso: Duration,
-    /// Peticiones por ronda en la medida de coste.
-    pub peticiones: u32,
-    /// Rondas (intercaladas) por variante.
-    pub rondas: usize,
-    /// Segundos que el servicio queda en marcha para `tokio-console` (0: no espera).
+    /// Segundos que el servicio queda en marcha para tokio-console (como mucho 300; 0: no espera)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = segundos_de_consola)]
     pub consola: u64,
 }
 
 /// Cada petición de la medida de coste cede 10 veces: 11 sondeos.
 pub const SONDEOS: u32 = 10;
 
-/// `--rapido` acorta todo (es lo que usan las pruebas); `--consola N` deja el
-/// servicio N segundos en marcha (como mucho 300) para mirarlo con `tokio-console`.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut o = Opciones {
-        rapido: false,
-        bloqueo: Duration::from_millis(300),
-        paso: Duration::from_millis(25),
-        peticiones: 20_000,
-        rondas: 7,
-        consola: 0,
-    };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => {
-                o.rapido = true;
-                o.bloqueo = Duration::from_millis(100);
-                o.paso = Duration::from_millis(20);
-                o.peticiones = 500;
-                o.rondas = 5;
-            }
-            "--consola" => {
-                let n = args.next().ok_or("--consola necesita los segundos")?;
-                let n: u64 = n.parse().map_err(|_| format!("«{n}» no son segundos"))?;
-                o.consola = n.min(300);
-            }
-            otro => return Err(format!("opción desconocida «{otro}»; las opciones son --rapido y --consola N")),
-        }
+/// Los segundos de `--consola`, como mucho 300.
+fn segundos_de_consola(texto: &str) -> Result<u64, String> {
+    texto.parse::<u64>().map(|n| n.min(300)).map_err(|_| format!("espera segundos, no «{texto}»"))
+}
+
+impl Opciones {
+    /// Cuánto bloquea su trabajador la petición lenta de la segunda parte.
+    pub fn bloqueo(&self) -> Duration {
+        Duration::from_millis(if self.rapido { 100 } else { 300 })
     }
-    Ok(o)
+
+    /// Cada cuánto se muestrean las métricas.
+    pub fn paso(&self) -> Duration {
+        Duration::from_millis(if self.rapido { 20 } else { 25 })
+    }
+
+    /// Peticiones por ronda en la medida de coste.
+    pub fn peticiones(&self) -> u32 {
+        if self.rapido { 500 } else { 20_000 }
+    }
+
+    /// Rondas (intercaladas) por variante.
+    pub fn rondas(&self) -> usize {
+        if self.rapido { 5 } else { 7 }
+    }
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -286,17 +269,11 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap().rondas, 7);
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        assert_eq!(a(&[]).unwrap().rondas(), 7);
         assert!(a(&["--rapido"]).unwrap().rapido);
         assert_eq!(a(&["--consola", "9999"]).unwrap().consola, 300);
         assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
-    }
-
-    #[test]
-    fn resumen_de_cinco() {
-        assert_eq!(resumen(&[5.0, 1.0, 3.0, 2.0, 4.0]), (3.0, 1.0, 5.0));
-        assert_eq!(resumen(&[1.0, 2.0]), (1.5, 1.0, 2.0));
     }
 
     #[test]

@@ -15,19 +15,14 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use leccion_16::*;
+use medidas::mediana_y_extremos;
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tracing::Dispatch;
 use tracing_subscriber::layer::SubscriberExt;
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     let consola = instala_consola();
     parte_tramos();
     let rt = parte_metricas(&opciones);
@@ -66,8 +61,8 @@ async fn peticion_servicio(id: u64, lenta: bool, bloqueo: Duration) -> u64 {
 }
 
 fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
-    println!("2. Métricas estables, cada {} ms, en un runtime de 2 trabajadores", o.paso.as_millis());
-    println!("   (una petición bloquea su trabajador {} ms con thread::sleep)", o.bloqueo.as_millis());
+    println!("2. Métricas estables, cada {} ms, en un runtime de 2 trabajadores", o.paso().as_millis());
+    println!("   (una petición bloquea su trabajador {} ms con thread::sleep)", o.bloqueo().as_millis());
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let handle = rt.handle().clone();
     let aviso = Arc::new(Notify::new());
@@ -76,7 +71,7 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
     let parar = Arc::new(AtomicBool::new(false));
     let inicio = Instant::now();
     let muestreador = {
-        let (handle, parar, paso) = (handle.clone(), parar.clone(), o.paso);
+        let (handle, parar, paso) = (handle.clone(), parar.clone(), o.paso());
         thread::spawn(move || {
             let mut muestras = Vec::new();
             while !parar.load(Ordering::SeqCst) {
@@ -88,10 +83,10 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
         })
     };
     // Peticiones cada 2 ms desde fuera del runtime (entran por la cola global).
-    let total = o.bloqueo * 2 + Duration::from_millis(100);
+    let total = o.bloqueo() * 2 + Duration::from_millis(100);
     let mut id = 0;
     while inicio.elapsed() < total {
-        handle.spawn(peticion_servicio(id, id == 25, o.bloqueo));
+        handle.spawn(peticion_servicio(id, id == 25, o.bloqueo()));
         id += 1;
         thread::sleep(Duration::from_millis(2));
     }
@@ -193,9 +188,9 @@ fn una_ronda(rt: &tokio::runtime::Runtime, v: &Variante, peticiones: u32) -> Dur
 fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
     println!(
         "3. Coste de instrumentar (CPU del hilo): {} peticiones de {} sondeos por ronda, {} rondas intercaladas por variante",
-        o.peticiones,
+        o.peticiones(),
         SONDEOS + 1,
-        o.rondas
+        o.rondas()
     );
     let nulo = || Dispatch::new(tracing::subscriber::NoSubscriber::default());
     let fmt = tracing_subscriber::fmt().with_writer(std::io::sink).finish();
@@ -210,21 +205,21 @@ fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // Una ronda de calentamiento por variante, que no cuenta.
     for v in &variantes {
-        una_ronda(&rt, v, o.peticiones);
+        una_ronda(&rt, v, o.peticiones());
     }
     let mut tiempos = vec![Vec::new(); variantes.len()];
-    for _ in 0..o.rondas {
+    for _ in 0..o.rondas() {
         for (i, v) in variantes.iter().enumerate() {
-            tiempos[i].push(una_ronda(&rt, v, o.peticiones));
+            tiempos[i].push(una_ronda(&rt, v, o.peticiones()));
         }
     }
-    let sondeos = (o.peticiones * (SONDEOS + 1)) as f64;
+    let sondeos = (o.peticiones() * (SONDEOS + 1)) as f64;
     println!("   variante                  | ns/petición: mediana (mín–máx)  | ns/sondeo: mediana (mín–máx)");
     for (v, t) in variantes.iter().zip(&tiempos) {
-        let por_peticion: Vec<f64> = t.iter().map(|d| d.as_nanos() as f64 / o.peticiones as f64).collect();
+        let por_peticion: Vec<f64> = t.iter().map(|d| d.as_nanos() as f64 / o.peticiones() as f64).collect();
         let por_sondeo: Vec<f64> = t.iter().map(|d| d.as_nanos() as f64 / sondeos).collect();
-        let (m, a, b) = resumen(&por_peticion);
-        let (ms, as_, bs) = resumen(&por_sondeo);
+        let (m, a, b) = mediana_y_extremos(&por_peticion).unwrap_or_default();
+        let (ms, as_, bs) = mediana_y_extremos(&por_sondeo).unwrap_or_default();
         println!("   {:<25} | {m:>7.0} ({a:>5.0}–{b:>5.0})          | {ms:>5.0} ({as_:>4.0}–{bs:>4.0})", v.nombre);
     }
     println!();
@@ -257,7 +252,7 @@ fn mantiene_para_la_consola(rt: &tokio::runtime::Runtime, o: &Opciones) {
     let inicio = Instant::now();
     let mut id = 10_000;
     while inicio.elapsed() < Duration::from_secs(o.consola) {
-        rt.spawn(peticion_servicio(id, id % 1500 == 0, o.bloqueo));
+        rt.spawn(peticion_servicio(id, id % 1500 == 0, o.bloqueo()));
         id += 1;
         thread::sleep(Duration::from_millis(2));
     }

@@ -15,6 +15,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures::Stream;
+use opciones::clap::{self, Parser};
 
 /// Un asignador que delega en el del sistema y cuenta cuántas reservas le piden.
 pub struct AsignadorContador;
@@ -200,37 +201,29 @@ impl<F: Future> Future for Cronometrado<F> {
 // ANCHOR_END: cronometrado
 
 /// Opciones de la lección, leídas de la línea de órdenes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "leccion-17", about = "Async en el lenguaje de hoy: traits async, dyn, Send y su coste por llamada.")]
 pub struct Opciones {
+    /// Menos llamadas y esperas más cortas (lo que usan las pruebas)
+    #[arg(long)]
+    pub rapido: bool,
+}
+
+impl Opciones {
     /// Llamadas por ronda en la medida de coste por llamada.
-    pub llamadas: u32,
-    /// Rondas de cada variante, intercaladas.
-    pub rondas: u32,
-    /// Lo que tarda cada descarga de la tercera parte.
-    pub descarga: Duration,
-}
-
-/// Lee las opciones: `--rapido` reduce las llamadas y las esperas.
-pub fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let mut opciones = Opciones { llamadas: 1_000_000, rondas: 5, descarga: Duration::from_millis(10) };
-    for arg in args {
-        match arg.as_str() {
-            "--rapido" => {
-                opciones = Opciones { llamadas: 2_000, rondas: 5, descarga: Duration::from_millis(1) };
-            }
-            otro => return Err(format!("opción desconocida «{otro}»; la única opción es --rapido")),
-        }
+    pub fn llamadas(&self) -> u32 {
+        if self.rapido { 2_000 } else { 1_000_000 }
     }
-    Ok(opciones)
-}
 
-/// Mediana y extremos de unas medidas.
-pub fn mediana_y_extremos(medidas: &[f64]) -> (f64, f64, f64) {
-    let mut m = medidas.to_vec();
-    m.sort_by(f64::total_cmp);
-    let n = m.len();
-    let mediana = if n % 2 == 1 { m[n / 2] } else { (m[n / 2 - 1] + m[n / 2]) / 2.0 };
-    (mediana, m[0], m[n - 1])
+    /// Rondas de cada variante, intercaladas.
+    pub fn rondas(&self) -> u32 {
+        5
+    }
+
+    /// Lo que tarda cada descarga de la tercera parte.
+    pub fn descarga(&self) -> Duration {
+        Duration::from_millis(if self.rapido { 1 } else { 10 })
+    }
 }
 
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
@@ -246,16 +239,10 @@ mod pruebas {
 
     #[test]
     fn opciones() {
-        let a = |v: &[&str]| lee_opciones(v.iter().map(|s| s.to_string()));
-        assert_eq!(a(&[]).unwrap().llamadas, 1_000_000);
-        assert_eq!(a(&["--rapido"]).unwrap().llamadas, 2_000);
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        assert_eq!(a(&[]).unwrap().llamadas(), 1_000_000);
+        assert_eq!(a(&["--rapido"]).unwrap().llamadas(), 2_000);
         assert!(a(&["--lento"]).unwrap_err().contains("«--lento»"));
-    }
-
-    #[test]
-    fn mediana() {
-        assert_eq!(mediana_y_extremos(&[3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
-        assert_eq!(mediana_y_extremos(&[4.0, 1.0, 2.0, 3.0]), (2.5, 1.0, 4.0));
     }
 
     #[test]

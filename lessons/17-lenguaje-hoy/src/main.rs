@@ -15,24 +15,19 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use leccion_17::{
-    Almacen, AlmacenDyn, AlmacenEnCaja, AsignadorContador, Cronometrado, Cuenta, Memoria, Opciones, lee_opciones,
-    listo, mediana_y_extremos, reservas_hasta_ahora,
+    Almacen, AlmacenDyn, AlmacenEnCaja, AsignadorContador, Cronometrado, Cuenta, Memoria, Opciones, listo,
+    reservas_hasta_ahora,
 };
+use medidas::mediana_y_extremos;
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;
 
 fn main() {
-    let opciones = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     coste_por_llamada(&opciones);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("sin runtime");
-    runtime.block_on(acotar(opciones.descarga));
+    runtime.block_on(acotar(opciones.descarga()));
     anclar();
 }
 
@@ -74,25 +69,26 @@ fn coste_por_llamada(opciones: &Opciones) {
     ];
     println!(
         "1. Cuánto cuesta una llamada ({} llamadas por ronda, {} rondas intercaladas tras una de calentamiento)",
-        opciones.llamadas, opciones.rondas
+        opciones.llamadas(),
+        opciones.rondas()
     );
     // Una ronda de calentamiento de cada forma, sin contar.
     for (_, llamar) in &variantes {
-        ronda(opciones.llamadas, *llamar);
+        ronda(opciones.llamadas(), *llamar);
     }
     let mut reservas = vec![Vec::new(); variantes.len()];
     let mut tiempos = vec![Vec::new(); variantes.len()];
-    for _ in 0..opciones.rondas {
+    for _ in 0..opciones.rondas() {
         for (i, (_, llamar)) in variantes.iter().enumerate() {
-            let (r, t) = ronda(opciones.llamadas, *llamar);
+            let (r, t) = ronda(opciones.llamadas(), *llamar);
             reservas[i].push(r);
             tiempos[i].push(t);
         }
     }
     println!("   {:<32} {:>20}   ns por llamada: mediana (mín–máx)", "variante", "reservas por llamada");
     for (i, (nombre, _)) in variantes.iter().enumerate() {
-        let (r, _, r_max) = mediana_y_extremos(&reservas[i]);
-        let (t, t_min, t_max) = mediana_y_extremos(&tiempos[i]);
+        let (r, _, r_max) = mediana_y_extremos(&reservas[i]).unwrap_or_default();
+        let (t, t_min, t_max) = mediana_y_extremos(&tiempos[i]).unwrap_or_default();
         println!("   {nombre:<32} {r:>20.2}   {t:.2} ({t_min:.2}–{t_max:.2})");
         assert!(r_max <= r + 0.01, "las reservas por llamada no deberían variar entre rondas");
     }

@@ -2,25 +2,11 @@
 //! línea por servidor (la mediana de las repeticiones) y, en cada punto, una
 //! raya del mínimo al máximo. El eje de la latencia es logarítmico.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::{Fila, Servidor, csv_por_defecto, resumen, svg_por_defecto};
-
-/// `--csv RUTA` y `--svg RUTA`, con sus valores por defecto.
-pub fn opciones(args: impl IntoIterator<Item = String>) -> Result<(PathBuf, PathBuf), String> {
-    let (mut csv, mut svg) = (csv_por_defecto(), svg_por_defecto());
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--csv" => csv = PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?),
-            "--svg" => svg = PathBuf::from(args.next().ok_or("falta la ruta después de --svg")?),
-            otro => return Err(format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
-        }
-    }
-    Ok((csv, svg))
-}
+use crate::{Fila, Servidor, resumen};
 
 fn color(s: Servidor) -> RGBColor {
     match s {

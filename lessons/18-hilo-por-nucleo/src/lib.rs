@@ -20,25 +20,10 @@ pub mod sistema;
 
 pub use servidores::Servidor;
 
-/// El percentil `p` (de 0 a 100) de unas muestras ya ordenadas, por rango
-/// más cercano. 0 si no hay muestras.
-pub fn percentil(ordenadas: &[u64], p: f64) -> u64 {
-    if ordenadas.is_empty() {
-        return 0;
-    }
-    let rango = ((p / 100.0) * ordenadas.len() as f64).ceil() as usize;
-    ordenadas[rango.clamp(1, ordenadas.len()) - 1]
-}
-
-/// Mediana, mínimo y máximo; `None` si no hay valores.
-pub fn resumen(mut xs: Vec<f64>) -> Option<[f64; 3]> {
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    let mediana = if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 };
-    Some([mediana, xs[0], xs[n - 1]])
+/// La mediana, el mínimo y el máximo de `medidas`, en ese orden, como un
+/// arreglo (lo que comparan [`se_solapan`] y la gráfica); `None` si no hay valores.
+pub fn resumen(xs: Vec<f64>) -> Option<[f64; 3]> {
+    medidas::mediana_y_extremos(&xs).map(|(mediana, minimo, maximo)| [mediana, minimo, maximo])
 }
 
 /// ¿Se solapan dos rangos [mínimo, máximo]? Si se solapan, la diferencia
@@ -107,11 +92,6 @@ pub fn lee_csv(texto: &str) -> Result<Vec<Fila>, String> {
     lineas.map(Fila::desde_csv).collect()
 }
 
-fn raiz() -> PathBuf {
-    let leccion = Path::new(env!("CARGO_MANIFEST_DIR"));
-    leccion.parent().and_then(Path::parent).unwrap_or(leccion).to_path_buf()
-}
-
 /// Donde la lección escribe su CSV.
 pub fn csv_por_defecto() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("resultados").join("carga.csv")
@@ -119,7 +99,7 @@ pub fn csv_por_defecto() -> PathBuf {
 
 /// Donde `grafica-latencia-carga` escribe el SVG que muestra el libro.
 pub fn svg_por_defecto() -> PathBuf {
-    raiz().join("book").join("graficas").join("latencia-carga.svg")
+    graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "latencia-carga.svg")
 }
 
 // ANCHOR: migraciones
@@ -159,10 +139,7 @@ mod pruebas {
     use super::*;
 
     #[test]
-    fn percentil_y_resumen() {
-        let v: Vec<u64> = (1..=100).collect();
-        assert_eq!(percentil(&v, 99.0), 99);
-        assert_eq!(percentil(&[], 99.0), 0);
+    fn resumen_y_solapes() {
         assert_eq!(resumen(vec![3.0, 1.0, 2.0]), Some([2.0, 1.0, 3.0]));
         assert_eq!(resumen(vec![4.0, 1.0, 2.0, 3.0]), Some([2.5, 1.0, 4.0]));
         assert!(se_solapan([2.0, 1.0, 3.0], [4.0, 3.0, 5.0]));

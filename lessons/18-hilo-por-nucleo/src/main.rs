@@ -20,83 +20,61 @@ use std::time::Duration;
 
 use leccion_18::carga::{Carga, genera};
 use leccion_18::sistema::{io_uring_disponible, nucleos_permitidos, por_que_no_hay_io_uring};
-use leccion_18::{CABECERA, Fila, Servidor, csv_por_defecto, cuenta_migraciones, percentil, resumen, se_solapan};
+use leccion_18::{CABECERA, Fila, Servidor, csv_por_defecto, cuenta_migraciones, resumen, se_solapan};
+use medidas::percentil;
+use opciones::clap::{self, Parser};
 
-#[derive(Debug, Clone)]
+/// Opciones de la lección.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "leccion-18",
+    about = "Un eco por TCP de tres maneras, a varias cargas fijas: Tokio multihilo, un runtime por núcleo, io_uring."
+)]
 struct Opciones {
+    /// Una carga, 100 ms, una vez y sin CSV salvo que lo pidas (lo que usan las pruebas)
+    #[arg(long)]
+    rapido: bool,
+    /// Las cargas, en peticiones por segundo, separadas por comas
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', default_value = "10000,20000,40000,80000",
+          default_value_if("rapido", "true", "2000"), value_parser = opciones::entre(100u64, 500_000))]
     ritmos: Vec<u64>,
+    /// Cuánto dura cada medida, en milisegundos
+    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "100"),
+          value_parser = opciones::entre(10u64, 10_000))]
     ms: u64,
+    /// Ejecuciones de cada servidor y carga, en orden alternado
+    #[arg(long, value_name = "N", default_value = "5", default_value_if("rapido", "true", "1"),
+          value_parser = opciones::entre(1u32, 20))]
     repeticiones: u32,
+    /// Hilos de cada servidor [por defecto: los núcleos que puede usar el proceso]
+    #[arg(long, value_name = "N", default_value_t = nucleos_permitidos().map(|n| n.len()).unwrap_or(1).clamp(1, 64),
+          hide_default_value = true, value_parser = opciones::entre(1usize, 64))]
     hilos: usize,
+    /// Conexiones del generador de carga
+    #[arg(long, value_name = "N", default_value = "16", default_value_if("rapido", "true", "4"),
+          value_parser = opciones::entre(1usize, 256))]
     conexiones: usize,
-    csv: Option<PathBuf>,
+    /// Dónde escribir el CSV [por defecto, sin --rapido: resultados/carga.csv]
+    #[arg(long = "csv", value_name = "RUTA")]
+    csv_pedido: Option<PathBuf>,
+    /// Deja fuera el servidor de io_uring
+    #[arg(long)]
     sin_uring: bool,
-    migraciones_ms: u64,
-    /// Solo en los procesos hijos: qué servidor arrancar.
+    /// Uso interno (procesos hijos): qué servidor arrancar
+    #[arg(long, value_name = "NOMBRE", hide = true, value_parser = servidor_de)]
     servidor: Option<Servidor>,
 }
 
-fn numero(valor: Option<String>, opcion: &str, min: u64, max: u64) -> Result<u64, String> {
-    let v = valor.ok_or(format!("falta el número después de {opcion}"))?;
-    match v.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!("{opcion} espera un número entre {min} y {max}, no «{v}»")),
+impl Opciones {
+    /// Dónde escribir el CSV: el modo rápido no pisa los resultados de verdad.
+    fn csv(&self) -> Option<PathBuf> {
+        self.csv_pedido.clone().or_else(|| (!self.rapido).then(csv_por_defecto))
     }
 }
 
-fn lee_opciones(args: impl IntoIterator<Item = String>) -> Result<Opciones, String> {
-    let nucleos = nucleos_permitidos().map(|n| n.len()).unwrap_or(1).clamp(1, 64);
-    let mut o = Opciones {
-        ritmos: vec![10_000, 20_000, 40_000, 80_000],
-        ms: 1_000,
-        repeticiones: 5,
-        hilos: nucleos,
-        conexiones: 16,
-        csv: Some(csv_por_defecto()),
-        sin_uring: false,
-        migraciones_ms: 1_000,
-        servidor: None,
-    };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => {
-                o.ritmos = vec![2_000];
-                o.ms = 100;
-                o.repeticiones = 1;
-                o.conexiones = 4;
-                o.migraciones_ms = 30;
-                if o.csv.as_ref() == Some(&csv_por_defecto()) {
-                    o.csv = None; // el modo rápido no pisa los resultados de verdad
-                }
-            }
-            "--ritmos" => {
-                let lista = args.next().ok_or("falta la lista después de --ritmos (p. ej. 5000,20000)")?;
-                o.ritmos = lista
-                    .split(',')
-                    .map(|r| numero(Some(r.trim().to_string()), "--ritmos", 100, 500_000))
-                    .collect::<Result<_, _>>()?;
-            }
-            "--ms" => o.ms = numero(args.next(), "--ms", 10, 10_000)?,
-            "--repeticiones" => o.repeticiones = numero(args.next(), "--repeticiones", 1, 20)? as u32,
-            "--hilos" => o.hilos = numero(args.next(), "--hilos", 1, 64)? as usize,
-            "--conexiones" => o.conexiones = numero(args.next(), "--conexiones", 1, 256)? as usize,
-            "--csv" => o.csv = Some(PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?)),
-            "--sin-uring" => o.sin_uring = true,
-            "--servidor" => {
-                let nombre = args.next().ok_or("falta el nombre después de --servidor")?;
-                o.servidor = Some(Servidor::desde_nombre(&nombre).ok_or(format!(
-                    "--servidor espera tokio_multihilo, tokio_por_nucleo o uring_por_nucleo, no «{nombre}»"
-                ))?);
-            }
-            otro => {
-                return Err(format!(
-                    "opción desconocida «{otro}»; usa --rapido, --ritmos A,B,C, --ms N, --repeticiones N, --hilos N, --conexiones N, --csv RUTA o --sin-uring"
-                ));
-            }
-        }
-    }
-    Ok(o)
+fn servidor_de(nombre: &str) -> Result<Servidor, String> {
+    Servidor::desde_nombre(nombre)
+        .ok_or_else(|| format!("espera tokio_multihilo, tokio_por_nucleo o uring_por_nucleo, no «{nombre}»"))
 }
 
 /// En el proceso hijo: arranca el servidor, dice su puerto y espera a que el
@@ -146,8 +124,8 @@ fn mide(servidor: Servidor, o: &Opciones, ritmo: u64, repeticion: u32) -> Result
         enviadas: m.enviadas,
         recibidas: m.recibidas,
         rendimiento: m.rendimiento,
-        p50_us: percentil(&m.latencias_us, 50.0),
-        p99_us: percentil(&m.latencias_us, 99.0),
+        p50_us: percentil(&m.latencias_us, 50.0).unwrap_or(0),
+        p99_us: percentil(&m.latencias_us, 99.0).unwrap_or(0),
     })
 }
 
@@ -162,13 +140,9 @@ fn us(v: f64) -> String {
 }
 
 fn main() {
-    let o = match lee_opciones(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let o: Opciones = opciones::de_la_linea_de_ordenes();
+    // Lo que calculan los hilos de la medida de cambios de núcleo.
+    let migraciones_ms = if o.rapido { 30 } else { 1_000 };
     if let Some(servidor) = o.servidor {
         hijo(servidor, o.hilos);
     }
@@ -278,11 +252,11 @@ fn main() {
     di!(
         "Cambios de núcleo de {} hilos que calculan {} ms cada uno (suma de los hilos):",
         nucleos.len(),
-        o.migraciones_ms
+        migraciones_ms
     );
     let mut libres = Vec::new();
     let mut fijados = Vec::new();
-    let duracion = Duration::from_millis(o.migraciones_ms);
+    let duracion = Duration::from_millis(migraciones_ms);
     for rep in 0..o.repeticiones {
         for fijar in if rep % 2 == 0 { [false, true] } else { [true, false] } {
             let hilos: Vec<_> = (0..nucleos.len().max(1))
@@ -302,7 +276,7 @@ fn main() {
         }
     }
 
-    if let Some(csv) = &o.csv {
+    if let Some(csv) = &o.csv() {
         if let Some(carpeta) = csv.parent() {
             let _ = std::fs::create_dir_all(carpeta);
         }
@@ -319,5 +293,29 @@ fn main() {
                 std::process::exit(1);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    #[test]
+    fn opciones() {
+        let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
+        let o = a(&[]).unwrap();
+        assert_eq!(
+            (o.ritmos, o.ms, o.repeticiones, o.conexiones),
+            (vec![10_000, 20_000, 40_000, 80_000], 1_000, 5, 16)
+        );
+        assert_eq!(o.csv_pedido, None);
+        let r = a(&["--rapido", "--hilos", "2"]).unwrap();
+        assert_eq!((r.ritmos.clone(), r.ms, r.repeticiones, r.conexiones, r.hilos), (vec![2_000], 100, 1, 4, 2));
+        assert_eq!(r.csv(), None);
+        assert_eq!(a(&["--ritmos", "5000,20000"]).unwrap().ritmos, vec![5_000, 20_000]);
+        assert_eq!(a(&["--servidor", "tokio_multihilo"]).unwrap().servidor, Some(Servidor::TokioMultihilo));
+        assert!(a(&["--ritmos", "5000,50"]).unwrap_err().contains("--ritmos debe estar entre 100 y 500000"));
+        assert!(a(&["--servidor", "otro"]).is_err());
+        assert!(a(&["--hilo"]).unwrap_err().starts_with("opción desconocida «--hilo»"));
     }
 }

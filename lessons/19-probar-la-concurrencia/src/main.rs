@@ -7,17 +7,27 @@ use leccion_19::aviso::{Aparcar, escena};
 use leccion_19::ejecutor;
 use leccion_19::explora::{Planificador, Resultado, con_loom, con_shuttle, planificacion, repite_shuttle};
 use leccion_19::red::{self, Espera, Servidor};
+use opciones::clap::{self, Parser};
+
+/// Opciones de la lección.
+#[derive(Parser)]
+#[command(
+    name = "leccion-19",
+    about = "loom, shuttle y turmoil contra los mismos errores de los capítulos 04, 09 y 13."
+)]
+struct Opciones {
+    /// Una ejecución de cada caso y cotas cortas (lo que usan las pruebas)
+    #[arg(long)]
+    rapido: bool,
+}
 
 fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1e3).replace('.', ",")
 }
 
-/// Mediana, mínimo y máximo.
-fn resumen(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = v.len();
-    let mediana = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
-    (mediana, v[0], v[n - 1])
+/// Mediana, mínimo y máximo (los de `medidas`; 0 si no hay medidas).
+fn resumen(v: Vec<f64>) -> (f64, f64, f64) {
+    medidas::mediana_y_extremos(&v).unwrap_or_default()
 }
 
 fn coma(x: f64, decimales: usize) -> String {
@@ -53,17 +63,7 @@ fn primera_linea(s: &str) -> &str {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut rapido = false;
-    for a in &args {
-        match a.as_str() {
-            "--rapido" => rapido = true,
-            otro => {
-                eprintln!("error: opción desconocida «{otro}» (la única es --rapido)");
-                std::process::exit(2);
-            }
-        }
-    }
+    let Opciones { rapido } = opciones::de_la_linea_de_ordenes();
     let repeticiones = if rapido { 1 } else { 5 };
 
     // ── 1. loom ────────────────────────────────────────────────────────

@@ -23,9 +23,15 @@ use std::sync::atomic::Ordering;
 
 use super::robo::Compartido;
 
-// ANCHOR: aparca
+// El libro enseña de este ejercicio solo el enunciado: las líneas entre las
+// anclas `firma*` (la firma, su documentación y un comentario con lo que hay
+// que hacer), sin el cuerpo resuelto.
+// ANCHOR: firma
 /// Duerme hasta que haya trabajo en alguna cola o se apague el ejecutor.
 pub fn aparca(compartido: &Compartido) {
+    // Toma el dormitorio, apúntate en `dormidos` y, mientras no haya trabajo ni apagado, espera
+    // en el despertador.
+    // ANCHOR_END: firma
     let mut dormitorio = compartido.dormitorio.lock().unwrap();
     compartido.dormidos.fetch_add(1, Ordering::SeqCst);
     // Apuntado primero, mirar después: quien encole a partir de ahora verá
@@ -35,5 +41,6 @@ pub fn aparca(compartido: &Compartido) {
     }
     compartido.dormidos.fetch_sub(1, Ordering::SeqCst);
     drop(dormitorio);
+    // ANCHOR: firma_fin
 }
-// ANCHOR_END: aparca
+// ANCHOR_END: firma_fin

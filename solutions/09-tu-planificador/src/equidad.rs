@@ -21,10 +21,15 @@ use std::sync::Arc;
 use super::robo::{Compartido, INTERVALO_GLOBAL, Trabajador};
 use super::tarea::Tarea;
 
-// ANCHOR: busca_tarea
+// El libro enseña de este ejercicio solo el enunciado: las líneas entre las
+// anclas `firma*` (la firma, su documentación y un comentario con lo que hay
+// que hacer), sin el cuerpo resuelto.
+// ANCHOR: firma
 impl Trabajador {
     /// La tarea que toca sondear en esta vuelta, o `None` si no hay ninguna.
     pub fn busca_tarea(&mut self, compartido: &Compartido) -> Option<Arc<Tarea>> {
+        // Suma la vuelta; si toca, la cola global; luego lo tuyo, un lote de la global y, al final, robar.
+        // ANCHOR_END: firma
         self.tick = self.tick.wrapping_add(1);
         if self.tick.is_multiple_of(INTERVALO_GLOBAL)
             && let Some(tarea) = compartido.saca_del_inyector()
@@ -34,6 +39,7 @@ impl Trabajador {
         self.siguiente_local(compartido)
             .or_else(|| compartido.toma_lote_del_inyector(self.indice))
             .or_else(|| self.roba(compartido))
+        // ANCHOR: firma_fin
     }
 }
-// ANCHOR_END: busca_tarea
+// ANCHOR_END: firma_fin

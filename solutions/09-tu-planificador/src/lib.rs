@@ -5,6 +5,11 @@
 //! robo de trabajo, ranura LIFO). Las pruebas son las mismas que las de
 //! `exercises/09-tu-planificador`. `cargo run -p soluciones-09` muestra las
 //! soluciones en marcha.
+//!
+//! El andamiaje (todo salvo `roba.rs`, `siguiente.rs`, `equidad.rs` y
+//! `aparca.rs`) está solo aquí: el crate del ejercicio declara esos mismos
+//! archivos con `#[path = "../../../solutions/09-tu-planificador/src/..."]`.
+//! Lo que cambies en ellos cambia también el ejercicio.
 
 pub mod azar;
 pub mod bloqueo;

@@ -22,10 +22,16 @@ use std::sync::Arc;
 use super::robo::ColaLocal;
 use super::tarea::Tarea;
 
-// ANCHOR: roba_mitad
+// El libro enseña de este ejercicio solo el enunciado: las líneas entre las
+// anclas `firma*` (la firma, su documentación y un comentario con lo que hay
+// que hacer), sin el cuerpo resuelto.
+// ANCHOR: firma
 /// Roba la mitad (redondeando hacia arriba) de `victima`, desde su frente.
 /// Devuelve la primera tarea robada; el resto, al final de `ladron`.
 pub fn roba_mitad(victima: &ColaLocal, ladron: &ColaLocal) -> Option<Arc<Tarea>> {
+    // Toma el candado de la víctima, saca `len().div_ceil(2)` del frente, suéltalo y solo
+    // entonces toma el tuyo.
+    // ANCHOR_END: firma
     let botin: Vec<Arc<Tarea>> = {
         let mut cola = victima.lock().unwrap();
         let n = cola.len().div_ceil(2);
@@ -35,5 +41,6 @@ pub fn roba_mitad(victima: &ColaLocal, ladron: &ColaLocal) -> Option<Arc<Tarea>>
     let primera = botin.next()?;
     ladron.lock().unwrap().extend(botin);
     Some(primera)
+    // ANCHOR: firma_fin
 }
-// ANCHOR_END: roba_mitad
+// ANCHOR_END: firma_fin

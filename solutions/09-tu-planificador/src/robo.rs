@@ -6,7 +6,9 @@
 //! Las cuatro piezas de los ejercicios viven en sus propios archivos:
 //! `roba.rs` (robar la mitad), `siguiente.rs` (la ranura LIFO),
 //! `equidad.rs` (qué cola mirar en cada vuelta) y `aparca.rs` (dormir sin
-//! perder avisos). Este archivo tiene todo lo demás.
+//! perder avisos). Este archivo tiene todo lo demás, y es el mismo para el
+//! ejercicio y para la solución: `exercises/09-tu-planificador` lo usa desde
+//! aquí con `#[path]`, junto con el resto del andamiaje de esta carpeta.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

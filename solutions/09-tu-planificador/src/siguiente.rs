@@ -27,17 +27,26 @@ use std::sync::Arc;
 use super::robo::{Compartido, MAX_LIFO_SEGUIDAS, Trabajador};
 use super::tarea::Tarea;
 
-// ANCHOR: siguiente
+// El libro enseña de este ejercicio solo el enunciado: las líneas entre las
+// anclas `firma*` (la firma, su documentación y un comentario con lo que hay
+// que hacer), sin el cuerpo resuelto.
+// ANCHOR: firma
 impl Trabajador {
     /// Mete `tarea` en la ranura LIFO; la que estaba pasa a la cola local.
     pub fn pon_en_ranura(&mut self, compartido: &Compartido, tarea: Arc<Tarea>) {
+        // `Option::replace` te da la que estaba en la ranura: llévala a la cola local.
+        // ANCHOR_END: firma
         if let Some(anterior) = self.ranura_lifo.replace(tarea) {
             compartido.empuja_local(self.indice, anterior);
         }
+        // ANCHOR: firma_2
     }
 
     /// La ranura (con su tope) y, si no, la cola local.
     pub fn siguiente_local(&mut self, compartido: &Compartido) -> Option<Arc<Tarea>> {
+        // La ranura si `lifo_seguidas < MAX_LIFO_SEGUIDAS`; si no, llévala al final de la cola
+        // y saca el frente.
+        // ANCHOR_END: firma_2
         if let Some(tarea) = self.ranura_lifo.take() {
             if self.lifo_seguidas < MAX_LIFO_SEGUIDAS {
                 self.lifo_seguidas += 1;
@@ -48,6 +57,7 @@ impl Trabajador {
         }
         self.lifo_seguidas = 0;
         compartido.saca_local(self.indice)
+        // ANCHOR: firma_fin
     }
 }
-// ANCHOR_END: siguiente
+// ANCHOR_END: firma_fin

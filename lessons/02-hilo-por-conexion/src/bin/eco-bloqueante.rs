@@ -16,19 +16,15 @@ use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use leccion_02::{Foto, Limites, arranca_servidor, asegura_descriptores, kib, lee_opciones_eco, mib, ronda};
+use leccion_02::{
+    Foto, Limites, OpcionesEco, TOPE_DE_LA_LECCION, arranca_servidor, asegura_descriptores, kib, mib, ronda,
+};
 
 fn main() {
-    let opciones = match lee_opciones_eco(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: OpcionesEco = opciones::de_la_linea_de_ordenes();
     // Cada cliente es un hilo en el servidor y dos descriptores (un extremo
     // de la conexión en cada lado).
-    if let Err(mensaje) = Limites::de_esta_maquina().admite(opciones.clientes) {
+    if let Err(mensaje) = Limites::de_esta_maquina().admite(opciones.clientes, TOPE_DE_LA_LECCION) {
         eprintln!("error: {mensaje}");
         std::process::exit(2);
     }

@@ -17,7 +17,7 @@ use leccion_04::ceder::ceder;
 use leccion_04::ejecutor::{MiniEjecutor, block_on};
 use leccion_04::maquina::DosPasos;
 use leccion_04::temporizador::Temporizador;
-use leccion_04::{activa_traza, opciones_o_salir};
+use leccion_04::{Opciones, activa_traza};
 
 /// Un waker que solo cuenta cuántas veces lo llaman.
 struct CuentaDespertares(AtomicUsize);
@@ -48,7 +48,7 @@ impl<F: Future> Future for Trazado<F> {
 }
 
 fn main() {
-    let opciones = opciones_o_salir();
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     activa_traza();
 
     println!("1. DosPasos, sondeado a mano con un waker que cuenta:");

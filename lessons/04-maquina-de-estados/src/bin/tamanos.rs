@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use leccion_04::ceder::ceder;
 use leccion_04::maquina::{DosPasos, dos_pasos};
-use leccion_04::{AsignadorContador, opciones_o_salir, pedido_hasta_ahora};
+use leccion_04::{AsignadorContador, Opciones, pedido_hasta_ahora};
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;
@@ -88,7 +88,7 @@ fn fila(que: &str, bytes: usize) {
 }
 
 fn main() {
-    let opciones = opciones_o_salir();
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
     let modo = if cfg!(debug_assertions) { "debug" } else { "release" };
     let runtime = tokio::runtime::Runtime::new().expect("no se pudo crear el runtime");
     // `tokio::time::sleep` necesita un runtime alrededor solo para crearse.

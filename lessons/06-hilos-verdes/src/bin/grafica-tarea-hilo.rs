@@ -6,26 +6,13 @@
 //! cargo run -p leccion-06 --bin grafica-tarea-hilo -- --csv otra.csv --svg otra.svg
 //! ```
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use plotters::prelude::*;
 
 use leccion_06::{csv_tarea_hilo, lee_csv_tarea_hilo, svg_tarea_hilo};
 
-fn opciones() -> Result<(PathBuf, PathBuf), String> {
-    let (mut csv, mut svg) = (csv_tarea_hilo(), svg_tarea_hilo());
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--csv" => csv = PathBuf::from(args.next().ok_or("falta la ruta después de --csv")?),
-            "--svg" => svg = PathBuf::from(args.next().ok_or("falta la ruta después de --svg")?),
-            otro => return Err(format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
-        }
-    }
-    Ok((csv, svg))
-}
-
-fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+fn dibuja(filas: &[(String, u64, f64)], svg: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let max_n = filas.iter().map(|f| f.1).max().unwrap_or(1).max(1) as f64;
     let max_mib = filas.iter().map(|f| f.2 / 1024.0).fold(1.0, f64::max) * 1.25;
     // El estilo común del libro: letra legible en la columna, coma decimal.
@@ -69,41 +56,8 @@ fn dibuja(filas: &[(String, u64, f64)], svg: &PathBuf) -> Result<(), Box<dyn std
 }
 
 fn main() {
-    let (csv, svg) = match opciones() {
-        Ok(x) => x,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
-    let texto = match std::fs::read_to_string(&csv) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!(
-                "error: no puedo leer {}: {e}. Genéralo antes con \
-                 `cargo run -p leccion-06 --release --bin tarea-frente-a-hilo`",
-                csv.display()
-            );
-            std::process::exit(1);
-        }
-    };
-    let filas = match lee_csv_tarea_hilo(&texto) {
-        Ok(f) if !f.is_empty() => f,
-        Ok(_) => {
-            eprintln!("error: {} no tiene ninguna fila", csv.display());
-            std::process::exit(1);
-        }
-        Err(e) => {
-            eprintln!("error: {}: {e}", csv.display());
-            std::process::exit(1);
-        }
-    };
-    if let Some(carpeta) = svg.parent() {
-        let _ = std::fs::create_dir_all(carpeta);
-    }
-    if let Err(e) = dibuja(&filas, &svg) {
-        eprintln!("error: no pude dibujar {}: {e}", svg.display());
-        std::process::exit(1);
-    }
-    println!("Gráfica escrita en {} ({} puntos).", svg.display(), filas.len());
+    let programa = graficas::Programa::de_la_linea_de_ordenes(csv_tarea_hilo(), svg_tarea_hilo());
+    let filas = programa.filas(lee_csv_tarea_hilo, "cargo run -p leccion-06 --release --bin tarea-frente-a-hilo");
+    programa.dibuja(|svg| dibuja(&filas, svg));
+    println!("Gráfica escrita en {} ({} puntos).", programa.svg.display(), filas.len());
 }

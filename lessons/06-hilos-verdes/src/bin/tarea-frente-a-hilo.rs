@@ -14,29 +14,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use leccion_06::{campo_de_proc, csv_tarea_hilo};
+use leccion_06::csv_tarea_hilo;
+use medidas::campo_de_proc;
+use opciones::clap::{self, Parser};
 
+/// Las opciones de `tarea-frente-a-hilo`.
+#[derive(Parser)]
+#[command(about = "Una tarea frente a un hilo: el cambio de una a otra y la memoria de cada una.")]
 struct Opciones {
+    /// Menos vueltas y menos tamaños, sin CSV (lo que usan las pruebas)
+    #[arg(long)]
     rapido: bool,
-    /// Uso interno: medir solo la memoria de N hilos o N tareas en este
-    /// proceso, recién arrancado, e imprimir los bytes.
-    solo: Option<(String, usize)>,
-}
-
-fn lee_opciones() -> Result<Opciones, String> {
-    let mut opciones = Opciones { rapido: false, solo: None };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rapido" => opciones.rapido = true,
-            "--solo-hilos" | "--solo-tareas" => {
-                let n = args.next().and_then(|n| n.parse().ok()).ok_or(format!("{arg} espera un número"))?;
-                opciones.solo = Some((arg.trim_start_matches("--solo-").to_string(), n));
-            }
-            otro => return Err(format!("opción desconocida «{otro}»; la única es --rapido")),
-        }
-    }
-    Ok(opciones)
+    /// Uso interno: medir solo la memoria de N hilos en este proceso, recién arrancado
+    #[arg(long, value_name = "N", hide = true, value_parser = opciones::numero::<usize>)]
+    solo_hilos: Option<usize>,
+    /// Uso interno: lo mismo con N tareas
+    #[arg(long, value_name = "N", hide = true, value_parser = opciones::numero::<usize>, conflicts_with = "solo_hilos")]
+    solo_tareas: Option<usize>,
 }
 
 /// Mide en un proceso nuevo, para que la memoria que dejó una medida (las
@@ -190,21 +184,14 @@ fn memoria_de_tareas(runtime: &tokio::runtime::Runtime, n: usize) -> u64 {
 }
 
 fn main() {
-    let opciones = match lee_opciones() {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
-    if let Some((tipo, n)) = &opciones.solo {
-        let bytes = if tipo == "hilos" {
-            memoria_de_hilos(*n)
-        } else {
-            let runtime = tokio::runtime::Runtime::new().expect("runtime");
-            memoria_de_tareas(&runtime, *n)
-        };
-        println!("{bytes}");
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
+    if let Some(n) = opciones.solo_hilos {
+        println!("{}", memoria_de_hilos(n));
+        return;
+    }
+    if let Some(n) = opciones.solo_tareas {
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        println!("{}", memoria_de_tareas(&runtime, n));
         return;
     }
     let vueltas = if opciones.rapido { 2_000 } else { 200_000 };

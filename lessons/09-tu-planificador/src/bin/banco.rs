@@ -16,11 +16,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use medidas::mediana_y_extremos as resumen;
+
 use leccion_09::cargas::{Carga, Tamanos, Tokio, ejecuta};
 use leccion_09::planificador::{Ejecutor, Robo, UnaCola};
 use leccion_09::{
-    CABECERA, Fila, cpu_de_hilos, junta_filas, lee_csv, lee_opciones_banco, modelo_de_cpu, nucleos, resumen,
-    se_distinguen,
+    CABECERA, Fila, OpcionesBanco, cpu_de_hilos, junta_filas, lee_csv, modelo_de_cpu, nucleos, se_distinguen,
 };
 
 /// Los tres ejecutores y el prefijo del nombre de sus hilos trabajadores.
@@ -44,13 +45,7 @@ struct Medida {
 }
 
 fn main() {
-    let opciones = match lee_opciones_banco(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
+    let opciones: OpcionesBanco = opciones::de_la_linea_de_ordenes();
     let tamanos = if opciones.rapido { Tamanos::rapidos() } else { Tamanos::normales() };
     let nucleos = nucleos();
     let maquina = opciones
@@ -59,7 +54,7 @@ fn main() {
         .or_else(modelo_de_cpu)
         .unwrap_or_else(|| "desconocida (este sistema no tiene /proc/cpuinfo)".to_string());
     let modo = if cfg!(debug_assertions) { "debug (los tiempos no valen: usa --release)" } else { "release" };
-    let r = opciones.repeticiones;
+    let r = opciones.repeticiones();
 
     println!("Banco de planificadores: una-cola (a), robo (b) y el runtime multihilo de Tokio");
     println!("Máquina: {maquina}, {nucleos} núcleos (available_parallelism); compilado en modo {modo}");
@@ -74,8 +69,8 @@ fn main() {
     println!("Cada variante: 1 ejecución de calentamiento y {r} medidas, intercaladas con las de las otras dos.");
     println!("reloj: tiempo de principio a fin; CPU: suma del tiempo de CPU de sus hilos trabajadores");
     println!("(de /proc/self/task). Mediana [mínimo-máximo], en ms; menos es mejor.");
-    if opciones.hilos > nucleos {
-        println!("Ojo: pides {} hilos y la máquina tiene {nucleos} núcleos; los de más se turnan.", opciones.hilos);
+    if opciones.hilos() > nucleos {
+        println!("Ojo: pides {} hilos y la máquina tiene {nucleos} núcleos; los de más se turnan.", opciones.hilos());
     }
     println!();
     println!(
@@ -87,7 +82,7 @@ fn main() {
     let mut contadores_robo = Vec::new();
     let mut veredictos = Vec::new();
     for &carga in &cargas {
-        for hilos in 1..=opciones.hilos {
+        for hilos in 1..=opciones.hilos() {
             let variantes = [
                 Variante::UnaCola(UnaCola::nuevo(hilos)),
                 Variante::Robo(Robo::nuevo(hilos)),
@@ -110,12 +105,13 @@ fn main() {
             let mut intervalos = BTreeMap::new();
             for (i, (nombre, _)) in EJECUTORES.iter().enumerate() {
                 let m = &medidas[i];
-                let (ms, ms_min, ms_max) = resumen(&m.iter().map(|x| x.ms).collect::<Vec<_>>());
-                let (cpu_ms, cpu_min, cpu_max) = resumen(&m.iter().map(|x| x.cpu_ms).collect::<Vec<_>>());
+                let (ms, ms_min, ms_max) = resumen(&m.iter().map(|x| x.ms).collect::<Vec<_>>()).unwrap_or_default();
+                let (cpu_ms, cpu_min, cpu_max) =
+                    resumen(&m.iter().map(|x| x.cpu_ms).collect::<Vec<_>>()).unwrap_or_default();
                 let cpu_por_hilo: Vec<f64> = (0..hilos)
                     .map(|h| {
                         let de_este: Vec<f64> = m.iter().filter_map(|x| x.cpu_por_hilo.get(h).copied()).collect();
-                        if de_este.is_empty() { 0.0 } else { resumen(&de_este).0 }
+                        resumen(&de_este).map_or(0.0, |r| r.0)
                     })
                     .collect();
                 let por_hilo: Vec<String> = cpu_por_hilo.iter().map(|c| format!("{c:.1}")).collect();
@@ -206,7 +202,7 @@ fn main() {
         );
     }
 
-    match &opciones.csv {
+    match &opciones.csv() {
         None => println!("\n(modo rápido o cargas sueltas: no escribo el CSV; usa --csv RUTA si lo quieres)"),
         Some(ruta) => {
             let anteriores = match std::fs::read_to_string(ruta) {

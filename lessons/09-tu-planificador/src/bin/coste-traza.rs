@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use opciones::clap::{self, Parser};
+
 fn raiz() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("lessons/NN/ está en el repositorio").to_path_buf()
 }
@@ -48,30 +50,21 @@ fn una_vez(programa: &Path) -> (f64, f64) {
     (campo("ms="), campo("cpu_ms="))
 }
 
-fn resumen(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    let mediana = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
-    (mediana, v[0], v[n - 1])
+/// Las opciones de `coste-traza`.
+#[derive(Parser)]
+#[command(about = "¿Cuesta algo la feature traza cuando no se graba? La misma carga, con y sin ella, intercaladas.")]
+struct Opciones {
+    /// Ejecuciones de cada variante
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = opciones::entre(5usize, 50))]
+    repeticiones: usize,
+    /// Una sola vez cada una, solo para comprobar que funciona (lo que usan las pruebas)
+    #[arg(long)]
+    rapido: bool,
 }
 
 fn main() {
-    let mut repeticiones = 7;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--repeticiones" => {
-                repeticiones = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &usize| (5..=50).contains(&n))
-                    .unwrap_or_else(|| falla("--repeticiones espera un número de 5 a 50"))
-            }
-            // Para la prueba del registro: una sola vez cada una.
-            "--rapido" => repeticiones = 1,
-            otro => falla(&format!("opción desconocida «{otro}»; usa --repeticiones N o --rapido")),
-        }
-    }
+    let opciones: Opciones = opciones::de_la_linea_de_ordenes();
+    let repeticiones = if opciones.rapido { 1 } else { opciones.repeticiones };
     let con = compila(true);
     let sin = compila(false);
     // Una de calentamiento de cada una, sin contar.
@@ -86,7 +79,10 @@ fn main() {
         "La misma carga (50 000 tareas vacías y 500 que ceden 100 veces, 2 hilos), {repeticiones} veces cada una, intercaladas:"
     );
     for (medida, elige) in [("reloj", 0), ("CPU", 1)] {
-        let de = |t: &Vec<(f64, f64)>| resumen(t.iter().map(|&(r, c)| if elige == 0 { r } else { c }).collect());
+        let de = |t: &Vec<(f64, f64)>| {
+            let v: Vec<f64> = t.iter().map(|&(r, c)| if elige == 0 { r } else { c }).collect();
+            medidas::mediana_y_extremos(&v).unwrap_or_default()
+        };
         let (mc, minc, maxc) = de(&t_con);
         let (ms, mins, maxs) = de(&t_sin);
         println!(

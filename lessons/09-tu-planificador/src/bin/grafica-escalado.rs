@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use leccion_09::{Fila, lee_csv, lee_opciones_grafica};
+use leccion_09::{Fila, csv_por_defecto, lee_csv, svg_por_defecto};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -18,31 +18,11 @@ const ORDEN_CARGAS: [&str; 4] = ["lanza-muchas", "abanico", "cede-muchas", "calc
 const ORDEN_EJECUTORES: [&str; 3] = ["una-cola", "robo", "tokio"];
 
 fn main() {
-    let opciones = match lee_opciones_grafica(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(mensaje) => {
-            eprintln!("error: {mensaje}");
-            std::process::exit(2);
-        }
-    };
-    let filas = match std::fs::read_to_string(&opciones.csv).map_err(|e| e.to_string()).and_then(|t| lee_csv(&t)) {
-        Ok(f) if !f.is_empty() => f,
-        Ok(_) => falla(&format!("{} no tiene ninguna medida", opciones.csv.display())),
-        Err(e) => falla(&format!("no puedo leer {}: {e}", opciones.csv.display())),
-    };
-    if let Some(carpeta) = opciones.svg.parent().filter(|p| !p.as_os_str().is_empty()) {
-        let _ = std::fs::create_dir_all(carpeta);
-    }
-    if let Err(e) = dibuja(&filas, &opciones.svg) {
-        falla(&format!("no puedo dibujar {}: {e}", opciones.svg.display()));
-    }
+    let programa = graficas::Programa::de_la_linea_de_ordenes(csv_por_defecto(), svg_por_defecto());
+    let filas = programa.filas(lee_csv, "cargo run -p leccion-09 --release --bin banco");
+    programa.dibuja(|svg| dibuja(&filas, svg));
     let maquinas: BTreeSet<(&str, usize)> = filas.iter().map(|f| (f.maquina.as_str(), f.nucleos)).collect();
-    println!("Gráfica: {} ({} medidas de {} máquina(s))", opciones.svg.display(), filas.len(), maquinas.len());
-}
-
-fn falla(mensaje: &str) -> ! {
-    eprintln!("error: {mensaje}");
-    std::process::exit(1);
+    println!("Gráfica: {} ({} medidas de {} máquina(s))", programa.svg.display(), filas.len(), maquinas.len());
 }
 
 fn color(ejecutor: &str) -> RGBColor {

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use graficas::Estilo;
+use graficas::{Estilo, falla};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -22,23 +22,18 @@ struct Sondeo {
 }
 
 fn main() {
-    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut csv = base.join("resultados/linea-de-tiempo.csv");
-    let mut svg =
-        base.ancestors().nth(2).expect("lessons/NN/ está en el repositorio").join("book/graficas/linea-de-tiempo.svg");
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--csv" => csv = PathBuf::from(args.next().unwrap_or_else(|| falla("falta la ruta después de --csv"))),
-            "--svg" => svg = PathBuf::from(args.next().unwrap_or_else(|| falla("falta la ruta después de --svg"))),
-            otro => falla(&format!("opción desconocida «{otro}»; usa --csv RUTA o --svg RUTA")),
-        }
-    }
-    let texto =
-        std::fs::read_to_string(&csv).unwrap_or_else(|e| falla(&format!("no puedo leer {}: {e}", csv.display())));
+    let programa = graficas::Programa::de_la_linea_de_ordenes(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("resultados/linea-de-tiempo.csv"),
+        graficas::svg_del_libro(env!("CARGO_MANIFEST_DIR"), "linea-de-tiempo.svg"),
+    );
+    // Las líneas tal cual: cada una es un sondeo o un sueño, y se leen abajo.
+    let lineas = programa.filas(
+        |t| Ok(t.lines().skip(1).map(str::to_string).collect()),
+        "cargo run --release -p leccion-09 --bin linea-de-tiempo",
+    );
     let mut sondeos = Vec::new();
     let mut suenos = Vec::new();
-    for (n, linea) in texto.lines().enumerate().skip(1) {
+    for (n, linea) in lineas.iter().enumerate().map(|(n, l)| (n + 1, l)) {
         let c: Vec<&str> = linea.split(',').collect();
         let num = |i: usize| -> f64 {
             c.get(i)
@@ -58,17 +53,10 @@ fn main() {
         }
     }
     if sondeos.is_empty() {
-        falla(&format!("{} no tiene ningún sondeo", csv.display()));
+        falla(&format!("{} no tiene ningún sondeo", programa.csv.display()));
     }
-    if let Err(e) = dibuja(&sondeos, &suenos, &svg) {
-        falla(&format!("no puedo dibujar {}: {e}", svg.display()));
-    }
-    println!("Gráfica: {} ({} sondeos)", svg.display(), sondeos.len());
-}
-
-fn falla(mensaje: &str) -> ! {
-    eprintln!("error: {mensaje}");
-    std::process::exit(1);
+    programa.dibuja(|svg| dibuja(&sondeos, &suenos, svg));
+    println!("Gráfica: {} ({} sondeos)", programa.svg.display(), sondeos.len());
 }
 
 const PROPIA: RGBColor = RGBColor(30, 100, 200);
