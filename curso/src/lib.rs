@@ -38,3 +38,70 @@ pub mod versionados;
 
 pub use error::{Error, Hallazgo, Lugar};
 pub use modelo::{Curso, ejercicios, iniciales, raiz};
+
+/// La forma de la herramienta, vigilada: sin ciclos entre sus módulos y sin
+/// archivos enormes. Si una prueba de aquí falla, la arquitectura de
+/// `lib.rs` (arriba lo de abajo, encima las partes) se está rompiendo.
+#[cfg(test)]
+mod estructura {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    /// Lo más largo que debe ser un archivo de `src/`.
+    const LINEAS_MAXIMAS: usize = 400;
+
+    /// Para cada módulo de arriba (`libro`, `modelo`...), los demás que usa
+    /// con `crate::`.
+    fn dependencias() -> BTreeMap<String, BTreeSet<String>> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let uso = regex::Regex::new(r"crate::([a-z_]+)").expect("expresión válida");
+        let mut grafo: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for entrada in walkdir::WalkDir::new(&src).into_iter().flatten() {
+            let ruta = entrada.path();
+            if ruta.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let relativa = ruta.strip_prefix(&src).expect("dentro de src");
+            let primero = relativa.components().next().expect("no vacía").as_os_str().to_string_lossy();
+            let modulo = primero.trim_end_matches(".rs").to_string();
+            let texto = std::fs::read_to_string(ruta).expect("se lee");
+            let usados = grafo.entry(modulo.clone()).or_default();
+            for c in uso.captures_iter(&texto) {
+                if c[1] != *modulo {
+                    usados.insert(c[1].to_string());
+                }
+            }
+        }
+        grafo
+    }
+
+    #[test]
+    fn los_modulos_no_forman_ciclos() {
+        let grafo = dependencias();
+        // Orden topológico: se quita lo que ya no depende de nada pendiente.
+        let mut pendientes: BTreeSet<&String> = grafo.keys().collect();
+        while !pendientes.is_empty() {
+            let libres: Vec<&String> =
+                pendientes.iter().copied().filter(|m| grafo[*m].iter().all(|d| !pendientes.contains(d))).collect();
+            assert!(!libres.is_empty(), "hay un ciclo entre estos módulos de curso/src: {pendientes:?}");
+            for m in libres {
+                pendientes.remove(m);
+            }
+        }
+    }
+
+    #[test]
+    fn ningun_archivo_pasa_de_400_lineas() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for entrada in walkdir::WalkDir::new(&src).into_iter().flatten() {
+            if entrada.path().extension().is_some_and(|x| x == "rs") {
+                let lineas = std::fs::read_to_string(entrada.path()).expect("se lee").lines().count();
+                assert!(
+                    lineas <= LINEAS_MAXIMAS,
+                    "{} tiene {lineas} líneas: pártelo en módulos (máximo {LINEAS_MAXIMAS})",
+                    entrada.path().display()
+                );
+            }
+        }
+    }
+}
