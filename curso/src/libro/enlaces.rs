@@ -13,9 +13,19 @@ use pulldown_cmark::{Event, Options, Parser, Tag};
 
 use crate::modelo::normalizar;
 
+/// Adónde llevan los enlaces a archivos del espacio de trabajo: la URL del
+/// repositorio y la rama publicada.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repositorio {
+    /// `https://github.com/dueño/nombre`, sin `/` al final.
+    pub url: String,
+    /// La rama de los enlaces `blob/RAMA/...`.
+    pub rama: String,
+}
+
 /// El destino nuevo de un enlace `destino` de una página de `carpeta`, si
 /// sale del libro hacia un archivo del espacio de trabajo.
-fn al_repositorio(destino: &str, carpeta: &Path, raiz: &Path, repositorio: &str) -> Option<String> {
+fn al_repositorio(destino: &str, carpeta: &Path, raiz: &Path, repositorio: &Repositorio) -> Option<String> {
     let (ruta, fragmento) = destino.split_once('#').map_or((destino, ""), |(r, f)| (r, f));
     if !ruta.starts_with("../") {
         return None;
@@ -26,7 +36,7 @@ fn al_repositorio(destino: &str, carpeta: &Path, raiz: &Path, repositorio: &str)
     }
     let relativa = absoluta.strip_prefix(raiz).ok()?;
     let tipo = if absoluta.is_dir() { "tree" } else { "blob" };
-    let mut nuevo = format!("{repositorio}/{tipo}/main/{}", relativa.display());
+    let mut nuevo = format!("{}/{tipo}/{}/{}", repositorio.url, repositorio.rama, relativa.display());
     if ruta.ends_with('/') {
         nuevo.push('/');
     }
@@ -46,9 +56,9 @@ fn posicion_del_destino(texto: &str, enlace: Range<usize>, destino: &str) -> Opt
 
 /// Reescribe los destinos de los enlaces (y las imágenes) de `texto`, una
 /// página de `carpeta`, que salen de la carpeta del libro hacia un archivo
-/// del espacio de trabajo de `raiz`: pasan a `repositorio/blob/main/...`
-/// (o `tree/` para una carpeta).
-pub fn reescribir_enlaces(texto: &str, carpeta: &Path, raiz: &Path, repositorio: &str) -> String {
+/// del espacio de trabajo de `raiz`: pasan a `URL/blob/RAMA/...` (o
+/// `tree/` para una carpeta).
+pub fn reescribir_enlaces(texto: &str, carpeta: &Path, raiz: &Path, repositorio: &Repositorio) -> String {
     let opciones = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut cambios: Vec<(Range<usize>, String)> = Vec::new();
     for (evento, rango) in Parser::new_ext(texto, opciones).into_offset_iter() {
@@ -82,7 +92,8 @@ mod pruebas {
         let raiz = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let texto = "[a](../curso/Cargo.toml)\n\n```text\n[b](../curso/Cargo.toml)\n```\n\n`[c](../curso/Cargo.toml)`\n\
                      ![d](../curso/Cargo.toml)\n";
-        let nuevo = reescribir_enlaces(texto, &raiz.join("book"), raiz, "https://r");
+        let repositorio = Repositorio { url: "https://r".into(), rama: "main".into() };
+        let nuevo = reescribir_enlaces(texto, &raiz.join("book"), raiz, &repositorio);
         assert_eq!(
             nuevo,
             "[a](https://r/blob/main/curso/Cargo.toml)\n\n```text\n[b](../curso/Cargo.toml)\n```\n\n\

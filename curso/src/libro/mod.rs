@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use mdbook_driver::MDBook;
 
-pub use enlaces::reescribir_enlaces;
+pub use enlaces::{Repositorio, reescribir_enlaces};
 pub use preprocesadores::{
     DIRECTIVAS, DirectivasDelCurso, ENLACES, EnlacesAlRepositorio, REPOSITORIO_POR_DEFECTO, preprocesar, repositorio,
 };

@@ -8,7 +8,7 @@ use mdbook_driver::book::{Book, BookItem};
 use mdbook_driver::errors::Result as ResultadoMdbook;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
-use super::enlaces::reescribir_enlaces;
+use super::enlaces::{Repositorio, reescribir_enlaces};
 use super::tablas::{tabla_de_ejercicios, tabla_de_horario};
 use crate::error::Error;
 use crate::modelo::Curso;
@@ -21,16 +21,30 @@ pub const ENLACES: &str = "enlaces-al-repositorio";
 /// La URL del repositorio cuando no se configura otra.
 pub const REPOSITORIO_POR_DEFECTO: &str = "https://github.com/curso-async-rust/curso";
 
-/// `output.html.git-repository-url` (el flujo de Pages lo fija con la
-/// variable `MDBOOK_OUTPUT__HTML__GIT_REPOSITORY_URL`).
-pub fn repositorio(config: &mdbook_driver::config::Config) -> String {
-    config
-        .get::<String>("output.html.git-repository-url")
-        .ok()
-        .flatten()
+/// La rama de los enlaces cuando `edit-url-template` no dice otra.
+pub const RAMA_POR_DEFECTO: &str = "main";
+
+/// El repositorio de `output.html.git-repository-url` y la rama de
+/// `output.html.edit-url-template` (`URL/edit/RAMA/{path}`): el flujo de
+/// Pages fija las dos con variables `MDBOOK_OUTPUT__HTML__...`, con la rama
+/// que publica.
+pub fn repositorio(config: &mdbook_driver::config::Config) -> Repositorio {
+    let texto = |clave: &str| config.get::<String>(clave).ok().flatten();
+    let url = texto("output.html.git-repository-url")
         .unwrap_or_else(|| REPOSITORIO_POR_DEFECTO.to_string())
         .trim_end_matches('/')
-        .to_string()
+        .to_string();
+    let rama = texto("output.html.edit-url-template")
+        .and_then(|plantilla| rama_de_la_plantilla(&plantilla, &url))
+        .unwrap_or_else(|| RAMA_POR_DEFECTO.to_string());
+    Repositorio { url, rama }
+}
+
+/// `https://github.com/a/b/edit/publicada/{path}` → `publicada`.
+fn rama_de_la_plantilla(plantilla: &str, url: &str) -> Option<String> {
+    let resto = plantilla.strip_prefix(url)?.strip_prefix("/edit/")?;
+    let rama = resto.strip_suffix("/{path}")?;
+    (!rama.is_empty()).then(|| rama.to_string())
 }
 
 /// Ejecuta un preprocesador del curso como orden externa de mdbook
@@ -157,5 +171,21 @@ impl Preprocessor for DirectivasDelCurso {
             Some(e) => Err(a_mdbook(e)),
             None => Ok(book),
         }
+    }
+}
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    #[test]
+    fn la_rama_sale_de_la_plantilla_de_edicion() {
+        let url = "https://github.com/a/b";
+        assert_eq!(
+            rama_de_la_plantilla("https://github.com/a/b/edit/publicada/{path}", url).as_deref(),
+            Some("publicada")
+        );
+        assert_eq!(rama_de_la_plantilla("https://otro.org/edit/x/{path}", url), None, "de otro repositorio, no");
+        assert_eq!(rama_de_la_plantilla("https://github.com/a/b/edit//{path}", url), None, "sin rama, no");
     }
 }

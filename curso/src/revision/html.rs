@@ -101,7 +101,7 @@ impl Revision<'_> {
         ids.contains(id)
     }
 
-    /// Un enlace al repositorio: `.../blob/main/ruta`, `.../tree/main/ruta` o `.../edit/main/ruta`.
+    /// Un enlace al repositorio: `.../blob/RAMA/ruta`, `.../tree/RAMA/ruta` o `.../edit/RAMA/ruta`.
     fn al_repositorio(&mut self, nombre: &str, valor: &str, resto: &str) {
         let ruta = resto.splitn(3, '/').nth(2).unwrap_or_default();
         let ruta = ruta.split('#').next().unwrap_or_default().trim_end_matches('/');

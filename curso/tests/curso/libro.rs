@@ -103,7 +103,9 @@ fn las_fuentes_del_libro_pasan_las_comprobaciones() {
 fn los_enlaces_al_espacio_de_trabajo_van_al_repositorio() {
     let raiz = raiz();
     let texto = "Mira [la lección](../lessons/06-hilos-verdes/src/main.rs#L3) y [el glosario](glosario.md).";
-    let nuevo = curso::libro::reescribir_enlaces(texto, &raiz.join("book"), &raiz, "https://github.com/a/b");
+    let repositorio = |url: &str| curso::libro::Repositorio { url: url.into(), rama: "main".into() };
+    let nuevo =
+        curso::libro::reescribir_enlaces(texto, &raiz.join("book"), &raiz, &repositorio("https://github.com/a/b"));
     assert_eq!(
         nuevo,
         "Mira [la lección](https://github.com/a/b/blob/main/lessons/06-hilos-verdes/src/main.rs#L3) y [el glosario](glosario.md)."
@@ -112,9 +114,9 @@ fn los_enlaces_al_espacio_de_trabajo_van_al_repositorio() {
         "[x](../lessons/06-hilos-verdes/)",
         &raiz.join("book"),
         &raiz,
-        "https://g/a/b",
+        &curso::libro::Repositorio { url: "https://g/a/b".into(), rama: "publicada".into() },
     );
-    assert_eq!(carpeta, "[x](https://g/a/b/tree/main/lessons/06-hilos-verdes/)");
+    assert_eq!(carpeta, "[x](https://g/a/b/tree/publicada/lessons/06-hilos-verdes/)");
 }
 
 #[test]
