@@ -15,10 +15,13 @@ use walkdir::WalkDir;
 use crate::error::{Hallazgo, Tipo};
 use crate::modelo::{Capitulo, Curso, Grupo, capitulos::tiempo_estimado, ejercicios::LISTA, es_capitulo, normalizar};
 
-/// Los nombres de los paquetes del espacio de trabajo: `curso` y los crates
-/// de `lessons/`, `exercises/` y `solutions/`.
+/// Los nombres de los paquetes del espacio de trabajo: los crates de arriba
+/// y los de `lessons/`, `exercises/` y `solutions/`.
 pub fn paquetes(raiz: &Path) -> Vec<String> {
-    let mut manifiestos = vec![raiz.join("curso/Cargo.toml")];
+    // Los crates de arriba (`curso/`, `graficas/`, `no-compila/`...) y los de
+    // cada capítulo.
+    let mut manifiestos: Vec<_> =
+        fs::read_dir(raiz).into_iter().flatten().flatten().map(|e| e.path().join("Cargo.toml")).collect();
     for grupo in Grupo::TODOS {
         for entrada in fs::read_dir(raiz.join(grupo.carpeta())).into_iter().flatten().flatten() {
             manifiestos.push(entrada.path().join("Cargo.toml"));
