@@ -248,22 +248,23 @@ impl Copia<'_> {
 /// el andamiaje del capítulo 09 está una sola vez, en la solución). En la
 /// copia, esa ruta relativa ya no llevaría a ningún sitio: se cambia por la
 /// absoluta. Las rutas que quedan dentro del crate no se tocan (se copian con
-/// él). Como en `lib.rs`, `main.rs` o `mod.rs`, la ruta es relativa a la
+/// él), ni las que solo se nombran en un comentario: el atributo empieza la
+/// línea. Como en `lib.rs`, `main.rs` o `mod.rs`, la ruta es relativa a la
 /// carpeta del archivo.
 fn rutas_de_modulo_absolutas(raiz_crate: &Path, archivo: &Path, contenido: Vec<u8>) -> Vec<u8> {
     let Ok(texto) = std::str::from_utf8(&contenido) else { return contenido };
     if !texto.contains("#[path") {
         return contenido;
     }
-    let atributo = regex::Regex::new(r#"#\[path\s*=\s*"([^"]+)"\s*\]"#).expect("expresión válida");
+    let atributo = regex::Regex::new(r#"(?m)^(\s*)#\[path\s*=\s*"([^"]+)"\s*\]"#).expect("expresión válida");
     let carpeta = archivo.parent().unwrap_or(raiz_crate);
     atributo
         .replace_all(texto, |c: &regex::Captures| {
-            let destino = normalizar(&carpeta.join(&c[1]));
+            let destino = normalizar(&carpeta.join(&c[2]));
             if destino.starts_with(raiz_crate) {
                 c[0].to_string()
             } else {
-                format!("#[path = {:?}]", destino.to_string_lossy())
+                format!("{}#[path = {:?}]", &c[1], destino.to_string_lossy())
             }
         })
         .into_owned()
@@ -285,5 +286,9 @@ mod pruebas {
             copia,
             "#[path = \"/curso/solutions/09-x/src/robo.rs\"]\npub mod robo;\n#[path = \"otro.rs\"]\nmod otro;\n"
         );
+        // En un comentario, el atributo solo se nombra: no se toca.
+        let comentario = "//! usa `#[path = \"../../../solutions/09-x/src/robo.rs\"]`\n";
+        let copia = rutas_de_modulo_absolutas(raiz, &lib, comentario.as_bytes().to_vec());
+        assert_eq!(String::from_utf8(copia).unwrap(), comentario);
     }
 }
