@@ -2,10 +2,32 @@
 // algo se rompe para quien lee. La lanza `cargo curso mantenimiento navegador`, que
 // construye el libro como el flujo de Pages y lo sirve en loopback.
 //
+// Cada página, a 1280 px (escritorio) y a 390 px (teléfono):
+// - carga sin errores en la consola y sin pedir nada a otro sitio, y no
+//   carga lo que no usa (Mermaid sin diagramas, la búsqueda sin buscar);
+// - la interfaz de mdBook está en español;
+// - ningún texto de un diagrama o una gráfica baja de 11 px; si la figura no
+//   cabe, se desplaza, enseña «desliza →» y se alcanza con el teclado; cada
+//   una tiene texto alternativo (figuras.mjs);
+// - los controles de los reproductores miden 44 × 44 px o más, con letra de
+//   12 px o más, y se alcanzan con el teclado (figuras.mjs);
+// - axe-core no encuentra nada grave ni crítico (axe.mjs).
+// Cada capítulo, a 390 px y con la CPU 4 veces más lenta: los bytes que baja
+// y el tiempo hasta que sus diagramas están dibujados (medidas.mjs).
+// Además: la búsqueda (también desde los archivos, file://), el tema oscuro,
+// la página 404 y el PDF del libro (pdf.mjs), que se abre con pdftoppm.
+//
 // Uso: node navegador.mjs URL_BASE CARPETA_DEL_LIBRO CARPETA_DE_CAPTURAS
 import { chromium } from "playwright-core";
-import { readdirSync, readFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { pasarAxe, VERSION_DE_AXE } from "./axe.mjs";
+import { medirFiguras, medirReproductores, PX_MINIMOS, DIANA_MINIMA, LETRA_MINIMA } from "./figuras.mjs";
+import { medirCarga, vigilarDiagramas, FRENO_DE_CPU, miles } from "./medidas.mjs";
+import { revisarPdf } from "./revisar-pdf.mjs";
+import { ARGUMENTOS_DE_CHROMIUM } from "./pdf.mjs";
+import { probarCuestionarios } from "./cuestionarios.mjs";
 
 const [base, carpeta, capturas] = process.argv.slice(2);
 if (!base || !carpeta || !capturas) {
@@ -14,10 +36,13 @@ if (!base || !carpeta || !capturas) {
 }
 const origen = new URL(base).origin;
 mkdirSync(capturas, { recursive: true });
+const inicio = Date.now();
+const segundos = () => ((Date.now() - inicio) / 1000).toFixed(0);
 
-// Veinte búsquedas que haría alguien que lee, con la página que debe salir
-// primera (`puesto: 1`) o entre las tres primeras (`puesto: 3`). Cada una se
-// prueba tal cual y sin tildes (curso/tema/buscador.js).
+// Búsquedas que haría alguien que lee, con la página que debe salir primera
+// (`puesto: 1`) o entre las tres primeras (`puesto: 3`). Cada una se prueba
+// tal cual y sin tildes (curso/tema/buscador.js). Las veinte primeras son
+// las de siempre; las demás, las de la raíz española (Snowball).
 const BUSQUEDAS = [
   { consulta: "robo de trabajo", pagina: "08-robo-de-trabajo.html", puesto: 1 },
   { consulta: "máquina de estados", pagina: "04-maquina-de-estados.html", puesto: 1 },
@@ -39,6 +64,11 @@ const BUSQUEDAS = [
   { consulta: "nada compartido", pagina: "12-nada-compartido.html", puesto: 1 },
   { consulta: "simulación determinista", pagina: "13-determinismo.html", puesto: 1 },
   { consulta: "cuál elegir", pagina: "14-cual-elegir.html", puesto: 1 },
+  { consulta: "planificación", pagina: "08-robo-de-trabajo.html", puesto: 3 },
+  { consulta: "planificación", pagina: "09-tu-planificador.html", puesto: 3 },
+  { consulta: "planificar", pagina: "09-tu-planificador.html", puesto: 3 },
+  { consulta: "planificador", pagina: "08-robo-de-trabajo.html", puesto: 3 },
+  { consulta: "tareas", pagina: "06-hilos-verdes.html", puesto: 3 },
 ];
 const sinTildes = (t) => t.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 
@@ -54,29 +84,41 @@ const EN_INGLES = [
 ];
 // Los nombres de los temas de mdbook, en inglés.
 const TEMAS_EN_INGLES = ["Auto", "Light", "Rust", "Coal", "Navy", "Ayu"];
-
-// El texto de un diagrama, ya escalado, no baja de esto a 1280 px de ancho.
-const PX_MINIMOS = 11;
+const ANCHOS = [1280, 390];
+// Dos páginas a la vez: la máquina de la integración continua tiene 2 núcleos.
+const A_LA_VEZ = Number(process.env.NAVEGADOR_A_LA_VEZ ?? 2);
 
 const problemas = [];
 const problema = (pagina, texto) => problemas.push(`${pagina}: ${texto}`);
 
 const navegador = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
-    "--disable-backgrounding-occluded-windows",
-  ],
+  args: ARGUMENTOS_DE_CHROMIUM,
 });
 
-/** Abre una página y devuelve la página de Playwright ya dibujada. */
-async function abrir(contexto, ruta, { estado = 200, espera = 60000 } = {}) {
+/** Un contexto de navegador a `ancho` px (a 390, como un teléfono táctil). */
+async function nuevoContexto(ancho, opciones = {}) {
+  const movil = ancho < 600;
+  const c = await navegador.newContext({
+    viewport: { width: ancho, height: movil ? 844 : 900 }, isMobile: movil, hasTouch: movil, ...opciones,
+  });
+  // Holgura para máquinas lentas o cargadas: son límites de vida, no de velocidad.
+  c.setDefaultTimeout(60000);
+  c.setDefaultNavigationTimeout(60000);
+  await c.addInitScript(vigilarDiagramas);
+  return c;
+}
+
+/**
+ * Abre una página y devuelve { pagina, diagramas, pedidas } ya dibujada.
+ * `antes(pagina)` se llama antes de navegar (para medir).
+ */
+async function abrir(contexto, ruta, { estado = 200, espera = 60000, antes = null } = {}) {
   const pagina = await contexto.newPage();
   pagina.setDefaultTimeout(espera);
   pagina.setDefaultNavigationTimeout(espera);
   const direccion = new URL(ruta, base).href;
+  const pedidas = [];
   pagina.on("console", (m) => {
     // La página 404 registra su propio estado 404: eso es lo esperado.
     if (estado === 404 && m.location().url === direccion) return;
@@ -87,6 +129,7 @@ async function abrir(contexto, ruta, { estado = 200, espera = 60000 } = {}) {
   pagina.on("pageerror", (e) => problema(ruta, `excepción: ${e.message}`));
   pagina.on("request", (p) => {
     const url = p.url();
+    pedidas.push(url);
     if (!url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origen) {
       problema(ruta, `pide algo a otro sitio: ${url}`);
     }
@@ -95,12 +138,13 @@ async function abrir(contexto, ruta, { estado = 200, espera = 60000 } = {}) {
     // Cerrar la página cancela lo que quede pendiente (el favicon, por ejemplo).
     if (p.failure()?.errorText !== "net::ERR_ABORTED") problema(ruta, `no se pudo cargar ${p.url()}`);
   });
+  const terminar = antes ? await antes(pagina) : null;
   let respuesta;
   try {
     respuesta = await pagina.goto(direccion, { waitUntil: "load" });
   } catch (e) {
     problema(ruta, `la página no terminó de cargar: ${e.message.split("\n")[0]}`);
-    return { pagina, diagramas: 0 };
+    return { pagina, diagramas: 0, pedidas, medida: null };
   }
   if (respuesta.status() !== estado) problema(ruta, `estado HTTP ${respuesta.status()}, esperaba ${estado}`);
   // Cada diagrama Mermaid debe acabar como un SVG sin «Syntax error».
@@ -108,9 +152,9 @@ async function abrir(contexto, ruta, { estado = 200, espera = 60000 } = {}) {
   if (diagramas > 0) {
     try {
       await pagina.waitForFunction(
-        () => [...document.querySelectorAll("pre.mermaid")].every((d) => d.querySelector("svg")),
+        () => [...document.querySelectorAll("pre.mermaid")].every((d) => d.querySelector("svg[data-ancho-minimo]")),
         null,
-        { timeout: 15000 },
+        { timeout: 30000 },
       );
     } catch {
       problema(ruta, "algún diagrama Mermaid no se convirtió en SVG");
@@ -118,7 +162,12 @@ async function abrir(contexto, ruta, { estado = 200, espera = 60000 } = {}) {
     const texto = await pagina.locator("pre.mermaid").allInnerTexts();
     if (texto.some((t) => /Syntax error/i.test(t))) problema(ruta, "un diagrama Mermaid dice «Syntax error»");
   }
-  return { pagina, diagramas };
+  // Los reproductores, montados.
+  await pagina.waitForFunction(
+    () => [...document.querySelectorAll(".reproductor[data-traza]")].every((r) => r.dataset.listo || r.dataset.error),
+  ).catch(() => problema(ruta, "algún reproductor no terminó de cargar"));
+  const medida = terminar ? await terminar() : null;
+  return { pagina, diagramas, pedidas, medida };
 }
 
 /** Los textos de la interfaz en inglés que se ven en `pagina` (fuera del texto del capítulo). */
@@ -146,192 +195,185 @@ async function revisarInterfaz(pagina, ruta, { tambienElTexto = false } = {}) {
   }
 }
 
-/**
- * El tamaño en pantalla del texto de cada diagrama: el tamaño de letra por
- * la escala con la que el SVG se dibuja (viewBox y transformaciones). Devuelve
- * [{ minimo, texto, desborda }] por diagrama.
- */
-async function medirDiagramas(pagina) {
-  return pagina.evaluate(() =>
-    [...document.querySelectorAll("pre.mermaid")].map((pre) => {
-      const svg = pre.querySelector("svg");
-      if (!svg) return { minimo: 0, texto: "(sin dibujar)", desborda: false };
-      let minimo = Infinity;
-      let texto = "";
-      for (const el of svg.querySelectorAll("text, tspan, foreignObject *")) {
-        const propio = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("").trim();
-        if (!propio || el.getBoundingClientRect().width === 0) continue;
-        const m = (el.closest("foreignObject") || el).getScreenCTM();
-        if (!m) continue;
-        const px = parseFloat(getComputedStyle(el).fontSize) * Math.hypot(m.a, m.b);
-        if (px < minimo) {
-          minimo = px;
-          texto = propio.slice(0, 40);
-        }
-      }
-      return { minimo: Math.round(minimo * 10) / 10, texto, desborda: pre.scrollWidth > pre.clientWidth + 1 };
-    }),
-  );
-}
-const medidas = [];
+const figuras = [];
+const axe = [];
+const pesos = [];
 
-/**
- * Las gráficas SVG de la página (`<img src=".../graficas/x.svg">`): el texto
- * más pequeño una vez escalada la imagen a su ancho en pantalla, y los
- * números con punto decimal (en español, coma).
- */
-async function medirGraficas(pagina) {
-  return pagina.evaluate(async () => {
-    const salida = [];
-    for (const img of document.querySelectorAll("main img")) {
-      if (!/graficas\/[^/]+\.svg$/.test(new URL(img.src).pathname)) continue;
-      // Las copias ocultas (la ampliación al hacer clic) no se ven: no se miden.
-      if (img.getBoundingClientRect().width === 0) continue;
-      const texto = await (await fetch(img.src)).text();
-      const svg = new DOMParser().parseFromString(texto, "image/svg+xml").documentElement;
-      const ancho = parseFloat(svg.getAttribute("width")) || svg.viewBox.baseVal.width;
-      const escala = img.getBoundingClientRect().width / ancho;
-      let minimo = Infinity;
-      let cual = "";
-      const conPunto = [];
-      for (const t of svg.querySelectorAll("text")) {
-        const px = parseFloat(t.getAttribute("font-size")) * escala;
-        const contenido = t.textContent.trim();
-        if (px < minimo) {
-          minimo = px;
-          cual = contenido;
-        }
-        if (/\d\.\d/.test(contenido)) conPunto.push(contenido);
-      }
-      salida.push({ grafica: new URL(img.src).pathname.split("/").pop(), minimo: Math.round(minimo * 10) / 10, cual, conPunto });
+/** Las comprobaciones de una página ya abierta, a `ancho` px. */
+async function comprobar(pagina, ruta, ancho, pedidas) {
+  const donde = `${ruta} a ${ancho} px`;
+  if (ancho === 1280) await revisarInterfaz(pagina, ruta);
+  // Nada que la página no use.
+  const tieneDiagramas = (await pagina.locator("pre.mermaid").count()) > 0;
+  for (const url of pedidas) {
+    if (!tieneDiagramas && /\/mermaid[^/]*\.js$/.test(url)) problema(donde, `carga Mermaid sin tener diagramas (${url})`);
+    if (/searchindex|raices-es/.test(url)) problema(donde, `carga la búsqueda sin que nadie busque (${url})`);
+  }
+  for (const f of await medirFiguras(pagina)) {
+    figuras.push({ ruta, ancho, ...f });
+    const nombre = f.tipo === "diagrama" ? `el diagrama ${f.cual}` : `la gráfica ${f.cual}`;
+    if (f.minimo < PX_MINIMOS) problema(donde, `${nombre} tiene texto de ${f.minimo} px («${f.texto}»)`);
+    if (f.desborda && !f.aviso) problema(donde, `${nombre} no cabe y no enseña «desliza →»`);
+    if (f.desborda && !f.foco) problema(donde, `${nombre} se desplaza pero no se alcanza con el teclado`);
+    if (f.alternativo.trim().split(/\s+/).length < 6) {
+      problema(donde, `${nombre} no tiene un texto alternativo que diga qué enseña («${f.alternativo}»)`);
     }
-    return salida;
-  });
+    if (f.conPunto?.length > 0) problema(donde, `${nombre} usa punto decimal: ${f.conPunto.slice(0, 3).join(", ")}`);
+  }
+  for (const c of await medirReproductores(pagina)) {
+    if (c.ancho < DIANA_MINIMA || c.alto < DIANA_MINIMA) {
+      problema(donde, `#${c.reproductor}: «${c.control}» mide ${c.ancho} × ${c.alto} px (menos de ${DIANA_MINIMA})`);
+    }
+    if (c.letra < LETRA_MINIMA) problema(donde, `#${c.reproductor}: «${c.control}» tiene letra de ${c.letra} px`);
+    if (!c.foco) problema(donde, `#${c.reproductor}: «${c.control}» no se alcanza con el teclado`);
+  }
+  const { graves, leves } = await pasarAxe(pagina);
+  axe.push({ ruta, ancho, graves, leves });
+  for (const v of graves) {
+    problema(donde, `axe (${v.gravedad}): ${v.regla}, ${v.ayuda}: ${v.nodos.slice(0, 3).join(" | ")}${v.nodos.length > 3 ? ` y ${v.nodos.length - 3} más` : ""}`);
+  }
+  if (/^\d\d-/.test(ruta) || ruta === "index.html") {
+    const sufijo = ancho === 1280 ? "" : `-${ancho}`;
+    await pagina.screenshot({ path: join(capturas, ruta.replace(".html", `${sufijo}.png`)) });
+  }
 }
-const graficas = [];
-
-const paginas = readdirSync(carpeta).filter((f) => f.endsWith(".html") && f !== "404.html").sort();
-const contexto = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
-// Holgura para máquinas lentas o cargadas: son límites de vida, no de velocidad.
-contexto.setDefaultTimeout(60000);
-contexto.setDefaultNavigationTimeout(60000);
 
 /**
- * Revisa una página. Chromium sin interfaz se atasca de vez en cuando al
- * dibujar (sin que la página tenga nada mal): si una espera se agota, se
- * repite, hasta tres intentos, con una pestaña nueva. Una página rota falla todas.
+ * Revisa una página a un ancho. Chromium sin interfaz se atasca de vez en
+ * cuando al dibujar (sin que la página tenga nada mal): si una espera se
+ * agota, se repite, hasta tres intentos, con una pestaña nueva. Una página
+ * rota falla todas. Con `medir`, la carga se mide con la CPU frenada.
  */
 const ULTIMO = 3;
-async function revisar(ruta) {
+async function revisar(contexto, ruta, ancho, medir) {
   for (let intento = 1; ; intento++) {
     const antes = problemas.length;
-    // El primer intento espera menos: un atasco se reintenta enseguida.
-    const { pagina, diagramas } = await abrir(contexto, ruta, { espera: intento < ULTIMO ? 20000 : 60000 });
+    const { pagina, diagramas, pedidas, medida } = await abrir(contexto, ruta, {
+      // El primer intento espera menos: un atasco se reintenta enseguida.
+      espera: intento < ULTIMO ? 30000 : 90000,
+      antes: medir ? (p) => medirCarga(p, base, carpeta) : null,
+    });
     try {
-      await revisarInterfaz(pagina, ruta);
-      if (/^\d\d-/.test(ruta)) {
-        for (const g of await medirGraficas(pagina)) {
-          graficas.push({ ruta, ...g });
-          if (g.minimo < PX_MINIMOS) {
-            problema(ruta, `la gráfica ${g.grafica} tiene texto de ${g.minimo} px a 1280 px de ancho («${g.cual}»)`);
-          }
-          if (g.conPunto.length > 0) {
-            problema(ruta, `la gráfica ${g.grafica} usa punto decimal: ${g.conPunto.slice(0, 3).join(", ")}`);
-          }
-        }
-      }
-      if (diagramas > 0) {
-        const m = await medirDiagramas(pagina);
-        m.forEach((d, i) => {
-          medidas.push({ ruta, i: i + 1, ancho: 1280, ...d });
-          if (d.minimo < PX_MINIMOS) {
-            problema(ruta, `el diagrama ${i + 1} tiene texto de ${d.minimo} px a 1280 px de ancho («${d.texto}»)`);
-          }
-          if (d.desborda) problema(ruta, `el diagrama ${i + 1} no cabe en la columna a 1280 px de ancho`);
-        });
-      }
-      if (/^\d\d-/.test(ruta) || ruta === "index.html") {
-        await pagina.screenshot({ path: join(capturas, ruta.replace(".html", ".png")) });
-      }
+      await comprobar(pagina, ruta, ancho, pedidas);
       const atasco = problemas.slice(antes).some((p) => p.includes("no terminó de cargar"));
-      if (!atasco || intento === ULTIMO) return diagramas;
+      if (!atasco || intento === ULTIMO) {
+        if (medida) pesos.push({ ruta, ...medida });
+        return diagramas;
+      }
     } catch (e) {
       if (intento === ULTIMO) {
-        problema(ruta, `no se pudo capturar: ${e.message.split("\n")[0]}`);
+        problema(ruta, `no se pudo revisar a ${ancho} px: ${e.message.split("\n")[0]}`);
         return diagramas;
       }
     } finally {
       await pagina.close();
     }
     problemas.length = antes;
-    console.log(`(${ruta}: Chromium se atascó; lo intento otra vez)`);
+    console.log(`(${ruta} a ${ancho} px: Chromium se atascó; lo intento otra vez)`);
   }
 }
+
+/** Ejecuta `tareas` (funciones asíncronas) de `n` en `n`. */
+async function enParalelo(tareas, n) {
+  const resultados = [];
+  let siguiente = 0;
+  await Promise.all(Array.from({ length: Math.min(n, tareas.length) }, async () => {
+    while (siguiente < tareas.length) {
+      const i = siguiente++;
+      resultados[i] = await tareas[i]();
+    }
+  }));
+  return resultados;
+}
+
+const paginas = readdirSync(carpeta).filter((f) => f.endsWith(".html") && f !== "404.html").sort();
+const capitulos = paginas.filter((p) => /^\d\d-/.test(p));
+const contextos = { 1280: await nuevoContexto(1280), 390: await nuevoContexto(390) };
 
 // Calentamiento: la primera página que dibuja un Chromium recién arrancado es
 // la que más se atasca; que sea una sin importancia.
 {
-  const calentamiento = await contexto.newPage();
-  await calentamiento.goto("about:blank");
+  const calentamiento = await contextos[1280].newPage();
   await calentamiento.setContent("<p>hola</p>");
   await calentamiento.screenshot({ path: join(capturas, ".calentamiento.png") }).catch(() => {});
   await calentamiento.close();
 }
 
-let totalDiagramas = 0;
-for (const ruta of paginas) {
-  totalDiagramas += await revisar(ruta);
-}
-console.log(`${paginas.length} páginas abiertas, ${totalDiagramas} diagramas dibujados`);
+// 1. Cada página a 1280 px y las que no son capítulos a 390, de dos en dos.
+const tareas = [];
+for (const ruta of paginas) tareas.push(() => revisar(contextos[1280], ruta, 1280, false));
+for (const ruta of paginas.filter((p) => !capitulos.includes(p))) tareas.push(() => revisar(contextos[390], ruta, 390, false));
+const dibujados = await enParalelo(tareas, A_LA_VEZ);
+console.log(`${paginas.length} páginas abiertas a 1280 px, ${dibujados.slice(0, paginas.length).reduce((a, b) => a + b, 0)} diagramas dibujados (${segundos()} s)`);
+// 2. Cada capítulo a 390 px, de uno en uno: primero se mide su carga con la
+//    CPU frenada y después se revisa como las demás.
+for (const ruta of capitulos) await revisar(contextos[390], ruta, 390, true);
+console.log(`${paginas.length} páginas revisadas a 390 px; ${capitulos.length} capítulos medidos (${segundos()} s)`);
 
-// En un teléfono (390 px), los diagramas se miden y se informan: ahí se
-// permite desplazarlos en horizontal.
+console.log("\nTexto más pequeño de cada figura (px en pantalla; «→» si se desplaza, con «desliza →»):");
+console.log("| página | figura | a 1280 px | a 390 px | texto alternativo |\n|---|---|---|---|---|");
+for (const f of figuras.filter((f) => f.ancho === 1280)) {
+  const movil = figuras.find((o) => o.ancho === 390 && o.ruta === f.ruta && o.tipo === f.tipo && o.cual === f.cual);
+  const enMovil = movil ? `${movil.minimo}${movil.desborda ? " →" : ""}` : "?";
+  const alt = f.alternativo.length > 50 ? `${f.alternativo.slice(0, 50)}…` : f.alternativo;
+  console.log(`| ${f.ruta} | ${f.tipo} ${f.cual} | ${f.minimo}${f.desborda ? " →" : ""} | ${enMovil} | ${alt} |`);
+}
+
+console.log(`\naxe-core ${VERSION_DE_AXE} (reglas por defecto), ${axe.length} revisiones (${paginas.length} páginas × 2 anchos):`);
 {
-  const movil = await navegador.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-  movil.setDefaultTimeout(60000);
-  for (const ruta of [...new Set(medidas.map((m) => m.ruta))]) {
-    const { pagina } = await abrir(movil, ruta);
-    (await medirDiagramas(pagina)).forEach((d, i) => medidas.push({ ruta, i: i + 1, ancho: 390, ...d }));
-    await pagina.close();
+  const porRegla = new Map();
+  for (const a of axe) for (const v of a.graves.concat(a.leves)) {
+    const r = porRegla.get(v.regla) ?? { gravedad: v.gravedad, veces: 0, nodos: 0 };
+    r.veces++;
+    r.nodos += v.nodos.length;
+    porRegla.set(v.regla, r);
   }
-  await movil.close();
-}
-console.log("\nTexto más pequeño de cada diagrama (px en pantalla):");
-console.log("| página | diagrama | a 1280 px | a 390 px (con desplazamiento) |\n|---|---|---|---|");
-for (const m of medidas.filter((m) => m.ancho === 1280)) {
-  const movil = medidas.find((o) => o.ancho === 390 && o.ruta === m.ruta && o.i === m.i);
-  const enMovil = movil ? `${movil.minimo}${movil.desborda ? " (se desplaza)" : ""}` : "?";
-  console.log(`| ${m.ruta} | ${m.i} | ${m.minimo} | ${enMovil} |`);
+  if (porRegla.size === 0) console.log("ninguna violación.");
+  else {
+    console.log("| regla | gravedad | revisiones | elementos |\n|---|---|---|---|");
+    for (const [regla, r] of porRegla) console.log(`| ${regla} | ${r.gravedad} | ${r.veces} | ${r.nodos} |`);
+  }
 }
 
-console.log("\n| gráfica | página | texto más pequeño a 1280 px |\n|---|---|---|");
-for (const g of graficas) console.log(`| ${g.grafica} | ${g.ruta} | ${g.minimo} px («${g.cual}») |`);
+console.log(`\nLo que baja cada capítulo a 390 px sin caché, y cuándo están sus diagramas (CPU ${FRENO_DE_CPU} veces más lenta):`);
+console.log("| capítulo | peticiones | bytes | con gzip | diagramas dibujados |\n|---|---|---|---|---|");
+for (const p of pesos) {
+  console.log(`| ${p.ruta} | ${p.peticiones} | ${miles(p.bytes)} | ${miles(p.gzip)} | ${p.diagramas_ms ? `${miles(p.diagramas_ms)} ms` : "(sin diagramas)"} |`);
+}
+writeFileSync(join(capturas, "medidas.json"), JSON.stringify({ freno_de_cpu: FRENO_DE_CPU, pesos, figuras }, null, 1));
 
-// La búsqueda (index.html?search=... abre la búsqueda con esa consulta).
+// 3. La búsqueda, en una sola pestaña: la primera consulta por la dirección
+//    (index.html?search=...) y las demás escritas en la barra.
+const buscador = (await abrir(contextos[1280], `index.html?search=${encodeURIComponent("robo de trabajo")}`)).pagina;
 /** Busca y devuelve { cabecera, paginas (de cada resultado, en orden), resaltadas, enlaces }. */
-async function buscar(consulta) {
-  const { pagina } = await abrir(contexto, `index.html?search=${encodeURIComponent(consulta)}`);
+async function buscar(consulta, pagina = buscador) {
   try {
+    await pagina.evaluate((q) => {
+      const barra = document.getElementById("mdbook-searchbar");
+      if (barra.value !== q) {
+        barra.value = q;
+        barra.dispatchEvent(new KeyboardEvent("keyup"));
+      }
+    }, consulta);
     await pagina.waitForFunction(
-      () => document.querySelector("#mdbook-searchresults-header")?.innerText.trim() !== "",
-      null,
-      { timeout: 15000 },
+      (q) => document.querySelector("#mdbook-searchresults-header")?.innerText.includes(`«${q}»`),
+      consulta,
+      { timeout: 30000 },
     );
   } catch {
     problema("búsqueda", `«${consulta}» no muestra resultados (ni «ningún resultado»)`);
-    await pagina.close();
     return { cabecera: "", paginas: [], resaltadas: [], enlaces: [] };
   }
-  await revisarInterfaz(pagina, `búsqueda «${consulta}»`);
   const r = await pagina.evaluate(() => ({
     cabecera: document.querySelector("#mdbook-searchresults-header").innerText,
     enlaces: [...document.querySelectorAll("#mdbook-searchresults li > a")].map((a) => a.href),
     resaltadas: [...document.querySelectorAll("#mdbook-searchresults li em")].map((e) => e.innerText),
   }));
-  await pagina.close();
   r.paginas = r.enlaces.map((h) => new URL(h).pathname.split("/").pop());
   return r;
 }
+await buscar("robo de trabajo");
+await revisarInterfaz(buscador, "búsqueda «robo de trabajo»");
 
 const VACIAS = ["de", "del", "la", "el", "los", "las", "que", "y", "en", "un", "una", "por", "con"];
 const resultadosDeBusqueda = [];
@@ -352,25 +394,38 @@ for (const { consulta, pagina, puesto } of BUSQUEDAS) {
 console.log("\n| consulta | página esperada | puesto pedido | puesto |\n|---|---|---|---|");
 for (const l of resultadosDeBusqueda) console.log(l);
 
-// Singular y plural, con y sin tilde, dan lo mismo; una palabra vacía sola no encuentra nada.
+// Singular y plural, con y sin tilde, dan lo mismo; una palabra vacía sola no
+// encuentra nada y lo dice.
 for (const [a, b] of [["tareas", "tarea"], ["planificacion", "planificación"], ["Hilos", "hilo"]]) {
-  const [ra, rb] = [await buscar(a), await buscar(b)];
+  const ra = await buscar(a);
+  const rb = await buscar(b);
   if (ra.paginas.length === 0) problema("búsqueda", `«${a}» no encuentra nada`);
-  if (ra.paginas.join() !== rb.paginas.join()) {
+  if (ra.enlaces.join() !== rb.enlaces.join()) {
     problema("búsqueda", `«${a}» y «${b}» dan resultados distintos: ${ra.paginas.slice(0, 3)} / ${rb.paginas.slice(0, 3)}`);
   }
 }
-{
-  const r = await buscar("de");
-  if (r.paginas.length > 0) problema("búsqueda", `«de» (una palabra vacía) encuentra ${r.paginas.length} resultados`);
+for (const vacia of ["de", "el"]) {
+  const r = await buscar(vacia);
+  if (r.paginas.length > 0) problema("búsqueda", `«${vacia}» (una palabra vacía) encuentra ${r.paginas.length} resultados`);
+  if (!/no tiene en cuenta/.test(r.cabecera)) problema("búsqueda", `«${vacia}» no dice que la búsqueda no tiene en cuenta esa palabra: «${r.cabecera}»`);
 }
+{
+  // La raíz española es la del paquete, sin tocar.
+  const raiz = await buscador.evaluate(() => ["planificación", "planificador", "planifica"].map((p) => window.search.raiz(p)));
+  if (new Set(raiz).size !== 1) problema("búsqueda", `planificación, planificador y planifica no dan la misma raíz: ${raiz}`);
+}
+await buscador.close();
 
 // Al abrir un resultado, la página resalta lo buscado, sin las palabras vacías.
 {
-  const r = await buscar("robo de trabajo");
+  const { pagina: p } = await abrir(contextos[1280], `index.html?search=${encodeURIComponent("robo de trabajo")}`);
+  const r = await buscar("robo de trabajo", p);
+  await p.close();
   if (r.enlaces.length > 0) {
-    const ruta = new URL(r.enlaces[0]).pathname.split("/").pop() + new URL(r.enlaces[0]).search;
-    const { pagina } = await abrir(contexto, ruta + new URL(r.enlaces[0]).hash);
+    const destino = new URL(r.enlaces[0]);
+    const ruta = destino.pathname.split("/").pop() + destino.search + destino.hash;
+    const { pagina } = await abrir(contextos[1280], ruta);
+    await pagina.waitForSelector("main mark", { timeout: 30000 }).catch(() => {});
     const marcas = await pagina.locator("main mark").allInnerTexts();
     if (marcas.length === 0) problema(ruta, "la página del resultado no resalta lo buscado");
     for (const m of marcas) {
@@ -380,7 +435,21 @@ for (const [a, b] of [["tareas", "tarea"], ["planificacion", "planificación"], 
   }
 }
 
-// El tema oscuro dibuja los diagramas (con el tema oscuro de Mermaid).
+// 4. Desde los archivos (file://), sin servidor: la búsqueda encuentra.
+{
+  const local = await navegador.newContext();
+  const pagina = await local.newPage();
+  pagina.on("pageerror", (e) => problema("file://", `excepción: ${e.message}`));
+  const url = pathToFileURL(resolve(carpeta, "index.html")).href + "?search=planificacion";
+  await pagina.goto(url, { waitUntil: "load" });
+  const r = await buscar("planificacion", pagina);
+  if (!r.paginas.slice(0, 3).includes("09-tu-planificador.html")) {
+    problema("file://", `la búsqueda desde los archivos no encuentra «planificacion»: ${r.paginas.slice(0, 3)}`);
+  }
+  await local.close();
+}
+
+// 5. El tema oscuro dibuja los diagramas (con el tema oscuro de Mermaid).
 {
   const oscuro = await navegador.newContext();
   oscuro.setDefaultTimeout(60000);
@@ -396,20 +465,29 @@ for (const [a, b] of [["tareas", "tarea"], ["planificacion", "planificación"], 
   await oscuro.close();
 }
 
-// print.html ya se abrió arriba con el resto; la página 404, con la ruta base del sitio.
+// 6. La página 404, con la ruta base del sitio.
 {
-  const { pagina } = await abrir(contexto, "esta-pagina-no-existe.html", { estado: 404 });
+  const { pagina } = await abrir(contextos[1280], "esta-pagina-no-existe.html", { estado: 404 });
   await revisarInterfaz(pagina, "404.html", { tambienElTexto: true });
   const enlaces = await pagina.locator("a[href]").evaluateAll((as) => as.map((a) => a.href));
   for (const href of enlaces.filter((h) => h.startsWith(origen))) {
-    const r = await contexto.request.get(href);
+    const r = await contextos[1280].request.get(href);
     if (r.status() !== 200) problema("404.html", `el enlace ${href} da ${r.status()}`);
   }
+  const { graves } = await pasarAxe(pagina);
+  for (const v of graves) problema("404.html", `axe (${v.gravedad}): ${v.regla}: ${v.nodos.slice(0, 3).join(" | ")}`);
   await pagina.screenshot({ path: join(capturas, "404.png") });
   await pagina.close();
 }
 
+// 7. El PDF del libro: se construye, está enlazado y se lee.
+problemas.push(...(await revisarPdf({ navegador, base, carpeta, capturas, contexto: contextos[1280] })));
+
+for (const c of Object.values(contextos)) await c.close();
+problemas.push(...(await probarCuestionarios({ navegador, base, carpeta, capturas })));
+
 await navegador.close();
+console.log(`\n(la prueba del navegador tardó ${segundos()} s)`);
 if (problemas.length > 0) {
   console.error(`\n${problemas.length} problemas en el libro publicado:`);
   for (const p of problemas) console.error(`- ${p}`);

@@ -62,11 +62,15 @@ pub enum Tipo {
     ValorSinRegistrar,
     /// Un valor del registro que la prosa ya no cita.
     ValorQueSobra,
+    /// Una traza grabada (`[[traza]]`) mal formada, incoherente o que no cuadra con su registro.
+    TrazaIncoherente,
     // Las referencias (`referencias`).
     /// Nombra un archivo de fuera del repositorio.
     ArchivoDeFuera,
     /// Cita un texto que quien lee no tiene.
     TextoOculto,
+    /// Responde a un texto («la crítica») o traduce una frase suya sin citarlo en el mismo párrafo.
+    DiscusionSinCita,
     /// Cita una entrada que no existe, o enlaza a referencias.md sin entrada.
     CitaRota,
     /// Una entrada que nadie cita.
@@ -78,6 +82,10 @@ pub enum Tipo {
     Ortografia,
     /// Un término del curso que no está en el glosario.
     TerminoSinGlosario,
+    // Los cuestionarios (`libro::cuestionarios`).
+    /// Un capítulo sin su cuestionario o sin sus directivas, o un cuestionario
+    /// mal formado, con un dato que el registro no tiene o con un número sin registrar.
+    CuestionarioMal,
     // La lista de ejercicios (`modelo::ejercicios`).
     /// Un nombre de ejercicio repetido o con letras no permitidas.
     NombreInvalido,
@@ -93,6 +101,12 @@ pub enum Tipo {
     AndamiajeDistinto,
     /// Una carpeta de `exercises/` sin ejercicios en la lista.
     CarpetaSinEjercicios,
+    /// Una propiedad con id repetido, sin pruebas, con pruebas ajenas o que
+    /// ninguna respuesta incorrecta conocida rompe; o una prueba sin propiedad.
+    PropiedadMal,
+    /// Una respuesta incorrecta que no se puede leer, sin explicación, o que
+    /// dice romper una propiedad que no existe.
+    IncorrectaMal,
     // La verificación de los ejercicios (`verificacion`).
     /// Algo impidió verificar: una variante que no se preparó, cargo que no arrancó.
     SinVerificar,
@@ -106,4 +120,13 @@ pub enum Tipo {
     InicialNoFalla,
     /// Una respuesta incorrecta conocida que pasa las pruebas o ni compila.
     IncorrectaNoRechazada,
+    /// Una respuesta incorrecta que ya no se aplica sobre su solución.
+    IncorrectaNoSeAplica,
+    /// Una respuesta incorrecta rechazada, pero sin que falle ninguna prueba
+    /// de la propiedad que dice romper.
+    IncorrectaRechazadaPorOtra,
+    /// Un ejercicio que, resuelto solo (con sus vecinos sin resolver), no pasa.
+    NoPasaSolo,
+    /// Un veredicto que cambia de una repetición a otra.
+    Inestable,
 }

@@ -127,7 +127,10 @@ pub fn vigilar(
             match reconstruir() {
                 Ok(()) => {
                     let n = recargas.avisar();
-                    println!("Libro rehecho en {:.1} s; {n} páginas recargadas.", inicio.elapsed().as_secs_f64());
+                    println!(
+                        "Libro rehecho en {} s; {n} páginas recargadas.",
+                        medidas::numero(inicio.elapsed().as_secs_f64(), 1)
+                    );
                 }
                 Err(e) => eprintln!("El libro no se pudo rehacer (sigues viendo la versión anterior): {e}"),
             }

@@ -44,86 +44,21 @@ function mdbook_something_else_has_focus(e) {
         ]);
     }
 
-    const playgrounds = Array.from(document.querySelectorAll('.playground'));
-    if (playgrounds.length > 0) {
-        fetch_with_timeout('https://play.rust-lang.org/meta/crates', {
-            headers: {
-                'Content-Type': 'application/json',
-            },
-            method: 'POST',
-            mode: 'cors',
-        })
-            .then(response => response.json())
-            .then(response => {
-            // get list of crates available in the rust playground
-                const playground_crates = response.crates.map(item => item['id']);
-                playgrounds.forEach(block => handle_crate_list_update(block, playground_crates));
-            });
-    }
-
-    function handle_crate_list_update(playground_block, playground_crates) {
-        // update the play buttons after receiving the response
-        update_play_button(playground_block, playground_crates);
-
-        // and install on change listener to dynamically update ACE editors
-        if (window.ace) {
-            const code_block = playground_block.querySelector('code');
-            if (code_block.classList.contains('editable')) {
-                const editor = window.ace.edit(code_block);
-                editor.addEventListener('change', () => {
-                    update_play_button(playground_block, playground_crates);
-                });
-                // add Ctrl-Enter command to execute rust code
-                editor.commands.addCommand({
-                    name: 'run',
-                    bindKey: {
-                        win: 'Ctrl-Enter',
-                        mac: 'Ctrl-Enter',
-                    },
-                    exec: _editor => run_rust_code(playground_block),
-                });
-            }
-        }
-    }
-
-    // updates the visibility of play button based on `no_run` class and
-    // used crates vs ones available on https://play.rust-lang.org
-    function update_play_button(pre_block, playground_crates) {
-        const play_button = pre_block.querySelector('.play-button');
-
-        // skip if code is `no_run`
-        if (pre_block.querySelector('code').classList.contains('no_run')) {
-            play_button.classList.add('hidden');
-            return;
-        }
-
-        // get list of `extern crate`'s from snippet
-        const txt = playground_text(pre_block);
-        const re = /extern\s+crate\s+([a-zA-Z_0-9]+)\s*;/g;
-        const snippet_crates = [];
-        let item;
-        while (item = re.exec(txt)) {
-            snippet_crates.push(item[1]);
-        }
-
-        // check if all used crates are available on play.rust-lang.org
-        const all_available = snippet_crates.every(function(elem) {
-            return playground_crates.indexOf(elem) > -1;
-        });
-
-        if (all_available) {
-            play_button.classList.remove('hidden');
-            play_button.hidden = false;
-        } else {
-            play_button.classList.add('hidden');
-        }
-    }
+    // El Playground, en el tema del curso: qué bloques se pueden ejecutar lo
+    // decide el preprocesador del curso (solo la biblioteca estándar, tokio y
+    // futures, que el Playground tiene; curso/src/libro/ejecutables.rs) y los
+    // marca, así que aquí no se pide al Playground su lista de crates. Ninguna
+    // página habla con él hasta que quien lee pulsa «Ejecutar»: sin red, no
+    // hay errores en la consola.
 
     function run_rust_code(code_block) {
         let result_block = code_block.querySelector('.result');
         if (!result_block) {
             result_block = document.createElement('code');
             result_block.className = 'result hljs language-bash';
+            // Quien usa un lector de pantalla oye la respuesta cuando llega.
+            result_block.setAttribute('role', 'status');
+            result_block.setAttribute('aria-live', 'polite');
 
             code_block.append(result_block);
         }
@@ -147,7 +82,8 @@ function mdbook_something_else_has_focus(e) {
             params.version = 'nightly';
         }
 
-        result_block.innerText = 'Ejecutando…';
+        result_block.innerText = 'Ejecutando en el Playground de Rust…';
+        result_block.classList.remove('result-no-output');
 
         fetch_with_timeout('https://play.rust-lang.org/evaluate.json', {
             headers: {
@@ -157,17 +93,25 @@ function mdbook_something_else_has_focus(e) {
             mode: 'cors',
             body: JSON.stringify(params),
         })
-            .then(response => response.json())
             .then(response => {
-                if (response.result.trim() === '') {
+                if (!response.ok) {
+                    throw new Error('el Playground contestó ' + response.status);
+                }
+                return response.json();
+            })
+            .then(response => {
+                const salida = (response.result || '') + (response.error ? '\n' + response.error : '');
+                if (salida.trim() === '') {
                     result_block.innerText = 'Sin salida';
                     result_block.classList.add('result-no-output');
                 } else {
-                    result_block.innerText = response.result;
-                    result_block.classList.remove('result-no-output');
+                    result_block.innerText = salida;
                 }
             })
-            .catch(error => result_block.innerText = 'Error al hablar con el Playground: ' + error.message);
+            .catch(error => {
+                const motivo = error.message === 'timeout' ? 'no contestó a tiempo' : error.message;
+                result_block.innerText = 'No se pudo hablar con el Playground de Rust (¿estás sin conexión?): ' + motivo;
+            });
     }
 
     // Syntax highlighting Configuration
@@ -283,8 +227,7 @@ aria-label="Mostrar las líneas ocultas"></button>';
 
         const runCodeButton = document.createElement('button');
         runCodeButton.className = 'play-button';
-        runCodeButton.hidden = true;
-        runCodeButton.title = 'Ejecutar este código';
+        runCodeButton.title = 'Ejecutar este código en el Playground de Rust';
         runCodeButton.setAttribute('aria-label', runCodeButton.title);
         runCodeButton.innerHTML = document.getElementById('fa-play').innerHTML;
 
@@ -565,6 +508,10 @@ aria-label="Mostrar las líneas ocultas"></button>';
             // reflow after updating the display.
             sidebar.offsetHeight;
         }
+        // El tema del curso: el interruptor es un <button> (se alcanza con el
+        // teclado), no la <label> de la casilla; la marca él.
+        sidebarCheckbox.checked = !sidebarCheckbox.checked;
+        sidebarCheckbox.dispatchEvent(new Event('change'));
     });
 
     function showSidebar() {

@@ -9,15 +9,27 @@
 // inglés (raíces inglesas, distingue tildes). De ese archivo solo se usan los
 // textos de cada sección (`documentStore`): con ellos se monta aquí, al
 // abrir la búsqueda, un índice propio en el que el texto y la consulta pasan
-// por la misma función, `terminos`:
-//   - sin tildes ni mayúsculas: «planificacion» encuentra «planificación»;
+// por la misma normalización (`terminos`):
 //   - sin palabras vacías («de», «del», «la», «que»...): ni cuentan ni se
 //     resaltan;
-//   - reducidas a una raíz ligera (plurales y género: «tareas» y «tarea»
-//     dan «tare») y, además, por prefijo: «planifica» encuentra
-//     «planificador» y «planificación».
-// Funciona igual con `mdbook build` que con `cargo libro`: todo ocurre en el
-// navegador.
+//   - cada palabra, reducida a su raíz con el algoritmo de Snowball para el
+//     español (`raices-es.js`, del paquete @orama/stemmers; no se escribe a
+//     mano): «planificación», «planificador» y «planifica» dan «planif»;
+//     después, sin tildes y sin la vocal final que Snowball deja a veces
+//     («tarea» → «tare» → «tar», como «tareas»);
+//   - Snowball necesita las tildes («-ción»). Quien busca sin ellas
+//     («planificacion») recibe la raíz de la palabra del libro que se
+//     escribe igual salvo las tildes;
+//   - una raíz de la consulta encuentra también, con menos peso, las que
+//     empiezan por ella («planif» → «planific», de «planificar») y las que
+//     son un poco más cortas que ella («planific» → «planif»).
+// Puntúa más el título de la sección que su texto, y el del capítulo (la
+// primera sección de cada página) el doble que el de una sección: la página
+// que trata de una palabra sale antes que las que la nombran. Dos palabras
+// de la consulta seguidas en el texto («hilo verde») suman un poco más.
+// Funciona igual con `mdbook build` que con `cargo libro`, y abriendo el
+// libro desde sus archivos: todo ocurre en el navegador, con guiones
+// cargados con <script>.
 
 /* global Mark, path_to_root */
 
@@ -42,38 +54,48 @@ window.search = window.search || {};
         return texto.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
     }
 
-    /**
-     * Una raíz ligera para el español (en la línea del «light stemmer» de
-     * J. Savoy): quita el plural, la -n del plural de los verbos y la vocal
-     * final («tareas», «tarea» → «tare»; «ceden», «cede» → «ced»). Las
-     * palabras de menos de 4 letras quedan igual. Recibe la palabra plegada.
-     */
-    function raiz(p) {
-        if (p.length < 4) {
-            return p;
-        }
-        if (p.endsWith('ces') && p.length >= 5) {
-            return p.slice(0, -3) + 'z'; // veces → vez
-        }
-        if (p.endsWith('s')) {
-            p = p.slice(0, -1); // tareas → tarea, colas → cola, futures → future
-        } else if (p.length >= 5 && (p.endsWith('an') || p.endsWith('en'))) {
-            p = p.slice(0, -1); // ceden → cede, bloquean → bloquea
-        }
-        if (p.length >= 4 && /[aeo]$/.test(p)) {
-            p = p.slice(0, -1); // tarea → tare, hilo → hil, cede → ced
-        }
-        return p;
-    }
-
     const PALABRA = /[\p{L}\p{N}_]+/gu;
 
-    /** Los términos de un texto: palabras plegadas, sin vacías, reducidas a su raíz. */
-    function terminos(texto) {
+    // La raíz de Snowball de cada palabra (en minúsculas, con sus tildes),
+    // plegada y sin vocal final. `raizEspanola` la deja raices-es.js.
+    const raices = new Map();
+    function raiz(palabra) {
+        let r = raices.get(palabra);
+        if (r === undefined) {
+            r = plegar(window.raizEspanola ? window.raizEspanola(palabra) : palabra);
+            if (r.length >= 4 && /[aeo]$/.test(r)) {
+                r = r.slice(0, -1);
+            }
+            if (window.raizEspanola) {
+                raices.set(palabra, r);
+            }
+        }
+        return r;
+    }
+
+    // Palabra del libro, plegada → su raíz (la de la palabra con tildes).
+    const delLibro = new Map();
+
+    /**
+     * Los términos de un texto: raíces, sin palabras vacías. Con `aprender`,
+     * el texto es del libro y sus palabras quedan en `delLibro`; si no, es
+     * una consulta y cada palabra plegada que está en el libro toma su raíz.
+     */
+    function terminos(texto, aprender) {
         const salida = [];
-        for (const palabra of plegar(texto).match(PALABRA) || []) {
-            if (!PARADAS.has(palabra) && palabra.length <= 80) {
-                salida.push(raiz(palabra));
+        for (const palabra of texto.toLowerCase().match(PALABRA) || []) {
+            const plegada = plegar(palabra);
+            if (PARADAS.has(plegada) || palabra.length > 80) {
+                continue;
+            }
+            if (aprender) {
+                const r = raiz(palabra);
+                if (plegada !== palabra || !delLibro.has(plegada)) {
+                    delLibro.set(plegada, r);
+                }
+                salida.push(r);
+            } else {
+                salida.push(delLibro.get(plegada) || raiz(palabra));
             }
         }
         return salida;
@@ -81,11 +103,17 @@ window.search = window.search || {};
 
     /** ¿Corresponde el término `t` del texto a alguno de la consulta? */
     function coincide(t, consulta) {
-        return consulta.some(q => t === q || q.length >= 3 && t.startsWith(q));
+        return consulta.some(q => t === q || q.length >= 3 && t.startsWith(q) || esRaizCorta(t, q));
     }
 
-    // Exportada para las pruebas del navegador.
-    search.terminos = terminos;
+    /** `t` es una raíz del libro un poco más corta que la de la consulta `q` («planif», «planific»). */
+    function esRaizCorta(t, q) {
+        return t.length >= 5 && t.length < q.length && q.length - t.length <= 3 && q.startsWith(t);
+    }
+
+    // Exportadas para las pruebas del navegador.
+    search.terminos = texto => terminos(texto, false);
+    search.raiz = raiz;
 
     const search_wrap = document.getElementById('mdbook-search-wrapper'),
         searchbar_outer = document.getElementById('mdbook-searchbar-outer'),
@@ -106,10 +134,14 @@ window.search = window.search || {};
         return;
     }
 
-    // Pesos de cada campo: el título de la sección pesa más que el texto.
+    // Pesos de cada campo: el título de la sección pesa más que el texto, y
+    // el del capítulo (la primera sección de la página), el doble.
     const CAMPOS = {title: 3, breadcrumbs: 1, body: 1};
-    // Una coincidencia por prefijo cuenta menos que la palabra exacta.
+    const PESO_TITULO_DEL_CAPITULO = 6;
+    // Una coincidencia por prefijo cuenta menos que la raíz exacta.
     const PESO_PREFIJO = 0.5;
+    // Dos palabras de la consulta, seguidas en el texto.
+    const PESO_PAREJA = 0.5;
     // Los registros del final repiten los títulos de los capítulos: a
     // igualdad, que salga antes el capítulo que lo explica.
     const PESO_DE_PAGINA = {'mediciones.html': 0.6, 'referencias.html': 0.6};
@@ -123,44 +155,54 @@ window.search = window.search || {};
         indice = null,
         teaser_count = 0;
 
+    /** Las parejas de raíces seguidas («hil verd»), que se indexan como un término más. */
+    function parejas(ts) {
+        const salida = [];
+        for (let i = 1; i < ts.length; i++) {
+            salida.push(ts[i - 1] + ' ' + ts[i]);
+        }
+        return salida;
+    }
+
     /** El índice invertido, montado con los textos que guarda `searchindex.js`. */
     function montarIndice(config) {
         const docs = config.index.documentStore.docs;
         const documentos = [];
         const invertido = new Map(); // término → [[documento, puntos del término]]
+        const paginasVistas = new Set();
         for (const ref of Object.keys(docs)) {
             const doc = docs[ref];
+            const pagina = (config.doc_urls[ref] || '').split('#')[0];
+            const primera = !paginasVistas.has(pagina);
+            paginasVistas.add(pagina);
             const puntos = new Map();
             for (const campo of Object.keys(CAMPOS)) {
-                const ts = terminos(doc[campo] || '');
+                const ts = terminos(doc[campo] || '', true);
                 if (ts.length === 0) {
                     continue;
                 }
                 const cuenta = new Map();
-                for (const t of ts) {
+                for (const t of ts.concat(parejas(ts))) {
                     cuenta.set(t, (cuenta.get(t) || 0) + 1);
                 }
+                const peso = campo === 'title' && primera ? PESO_TITULO_DEL_CAPITULO : CAMPOS[campo];
                 // Como elasticlunr: raíz de la frecuencia, normalizada por la longitud del campo.
                 const norma = 1 / Math.sqrt(ts.length);
                 for (const [t, c] of cuenta) {
-                    puntos.set(t, (puntos.get(t) || 0) + CAMPOS[campo] * Math.sqrt(c) * norma);
+                    puntos.set(t, (puntos.get(t) || 0) + peso * Math.sqrt(c) * norma);
                 }
             }
-            const pagina = (config.doc_urls[ref] || '').split('#')[0];
             const factor = PESO_DE_PAGINA[pagina] || 1;
-            for (const [t, p] of puntos) {
-                puntos.set(t, p * factor);
-            }
             const numero = documentos.length;
             documentos.push({ref: ref, doc: doc});
             for (const [t, p] of puntos) {
                 if (!invertido.has(t)) {
                     invertido.set(t, []);
                 }
-                invertido.get(t).push([numero, p]);
+                invertido.get(t).push([numero, p * factor]);
             }
         }
-        const vocabulario = [...invertido.keys()].sort();
+        const vocabulario = [...invertido.keys()].filter(t => !t.includes(' ')).sort();
         return {documentos, invertido, vocabulario};
     }
 
@@ -189,31 +231,64 @@ window.search = window.search || {};
      * puntos (frecuencia, campo y rareza del término).
      */
     function buscar(consulta) {
-        const qs = [...new Set(terminos(consulta))];
+        const enOrden = terminos(consulta, false);
+        const qs = [...new Set(enOrden)];
         if (qs.length === 0) {
             return [];
         }
         const n = indice.documentos.length;
         const acumulado = new Map(); // documento → {terminos, puntos}
+        const sumar = (lista, peso, mejor) => {
+            const idf = 1 + Math.log(n / (lista.length + 1));
+            for (const [d, p] of lista) {
+                const puntos = p * idf * peso;
+                if (puntos > (mejor.get(d) || 0)) {
+                    mejor.set(d, puntos);
+                }
+            }
+        };
         for (const q of qs) {
-            const candidatos = q.length >= 3 ? conPrefijo(q) : (indice.invertido.has(q) ? [q] : []);
-            const mejor = new Map();
-            for (const t of candidatos) {
-                const lista = indice.invertido.get(t);
-                const idf = 1 + Math.log(n / (lista.length + 1));
-                const peso = t === q ? 1 : PESO_PREFIJO;
-                for (const [d, p] of lista) {
-                    const puntos = p * idf * peso;
-                    if (puntos > (mejor.get(d) || 0)) {
-                        mejor.set(d, puntos);
+            const candidatos = new Map();
+            if (indice.invertido.has(q)) {
+                candidatos.set(q, 1);
+            }
+            if (q.length >= 3) {
+                for (const t of conPrefijo(q)) {
+                    if (!candidatos.has(t)) {
+                        candidatos.set(t, PESO_PREFIJO);
                     }
                 }
+            }
+            for (let largo = q.length - 1; largo >= Math.max(5, q.length - 3); largo--) {
+                const t = q.slice(0, largo);
+                if (indice.invertido.has(t) && !candidatos.has(t)) {
+                    candidatos.set(t, PESO_PREFIJO);
+                }
+            }
+            const mejor = new Map();
+            for (const [t, peso] of candidatos) {
+                sumar(indice.invertido.get(t), peso, mejor);
             }
             for (const [d, puntos] of mejor) {
                 const a = acumulado.get(d) || {terminos: 0, puntos: 0};
                 a.terminos += 1;
                 a.puntos += puntos;
                 acumulado.set(d, a);
+            }
+        }
+        // Las palabras de la consulta seguidas, también seguidas en el texto.
+        for (const pareja of new Set(parejas(enOrden))) {
+            const lista = indice.invertido.get(pareja);
+            if (!lista) {
+                continue;
+            }
+            const mejor = new Map();
+            sumar(lista, PESO_PAREJA, mejor);
+            for (const [d, puntos] of mejor) {
+                const a = acumulado.get(d);
+                if (a) {
+                    a.puntos += puntos;
+                }
             }
         }
         return [...acumulado.entries()]
@@ -297,6 +372,9 @@ window.search = window.search || {};
     function formatSearchMetric(count, searchterm) {
         if (count === 1) {
             return '1 resultado para «' + searchterm + '»:';
+        } else if (count === 0 && terminos(searchterm).length === 0) {
+            return 'La búsqueda no tiene en cuenta palabras tan comunes como «' + searchterm
+                + '»: no encuentra nada con ellas solas. Añade otra palabra.';
         } else if (count === 0) {
             return 'Ningún resultado para «' + searchterm + '». Prueba con menos palabras o con otra forma de la palabra.';
         } else {
@@ -445,15 +523,22 @@ window.search = window.search || {};
         tmp.remove();
     }
 
-    /** Resalta en la página las palabras de la consulta (con la misma regla que la búsqueda). */
-    function resaltar(palabras) {
-        const consulta = terminos(palabras.join(' '));
-        if (consulta.length === 0) {
-            return;
-        }
-        marker.markRegExp(new RegExp(PALABRA.source, 'gu'), {
-            exclude: mark_exclude,
-            filter: (_nodo, palabra) => esBuscada(palabra, consulta),
+    /**
+     * Resalta en la página las palabras de la consulta, con la misma regla
+     * que la búsqueda (y las palabras de esta página como vocabulario).
+     * Después llama a `hecho`.
+     */
+    function resaltar(palabras, hecho) {
+        cargarRaices(() => {
+            terminos(content.textContent, true);
+            const consulta = terminos(palabras.join(' '));
+            if (consulta.length > 0) {
+                marker.markRegExp(new RegExp(PALABRA.source, 'gu'), {
+                    exclude: mark_exclude,
+                    filter: (_nodo, palabra) => esBuscada(palabra, consulta),
+                });
+            }
+            hecho();
         });
     }
 
@@ -470,21 +555,21 @@ window.search = window.search || {};
         }
 
         if (Object.prototype.hasOwnProperty.call(url.params, URL_MARK_PARAM)) {
-            resaltar(decodeURIComponent(url.params[URL_MARK_PARAM]).split(' '));
-
-            const markers = document.querySelectorAll('mark');
-            const hide = () => {
+            resaltar(decodeURIComponent(url.params[URL_MARK_PARAM]).split(' '), () => {
+                const markers = document.querySelectorAll('mark');
+                const hide = () => {
+                    for (let i = 0; i < markers.length; i++) {
+                        markers[i].classList.add('fade-out');
+                        window.setTimeout(() => {
+                            marker.unmark();
+                        }, 300);
+                    }
+                    setSearchUrlParameters('', 'replace');
+                };
                 for (let i = 0; i < markers.length; i++) {
-                    markers[i].classList.add('fade-out');
-                    window.setTimeout(() => {
-                        marker.unmark();
-                    }, 300);
+                    markers[i].addEventListener('click', hide);
                 }
-                setSearchUrlParameters('', 'replace');
-            };
-            for (let i = 0; i < markers.length; i++) {
-                markers[i].addEventListener('click', hide);
-            }
+            });
         }
     }
 
@@ -554,20 +639,57 @@ window.search = window.search || {};
         }
     }
 
+    /** Carga un guion (con <script>: vale también en file://) y llama a `listo`. */
+    function cargarGuion(url, id, listo) {
+        const script = document.createElement('script');
+        script.src = url;
+        script.id = id;
+        script.onload = listo;
+        script.onerror = error => {
+            console.error(`No se pudo cargar \`${url}\`: ${error}`);
+        };
+        document.head.append(script);
+    }
+
+    /**
+     * La raíz española (raices-es.js) llega al abrir la búsqueda o al
+     * resaltar: la plantilla la deja como guion perezoso. Llama a `listo`
+     * cuando está.
+     */
+    const esperandoRaices = [];
+    function cargarRaices(listo) {
+        if (window.raizEspanola) {
+            listo();
+            return;
+        }
+        esperandoRaices.push(listo);
+        if (esperandoRaices.length > 1) {
+            return;
+        }
+        const perezoso = document.querySelector('script.guion-perezoso[data-nombre$="raices-es.js"]');
+        const avisar = () => {
+            for (const f of esperandoRaices.splice(0)) {
+                f();
+            }
+        };
+        if (!perezoso) {
+            console.error('Falta raices-es.js en la página: la búsqueda no reduce las palabras a su raíz');
+            avisar();
+            return;
+        }
+        cargarGuion(perezoso.dataset.src, 'curso-raices-es', avisar);
+    }
+
     function loadSearchScript(url, id) {
         if (document.getElementById(id)) {
             return;
         }
         searchbar_outer.classList.add('searching');
-
-        const script = document.createElement('script');
-        script.src = url;
+        // Primero la raíz española: el índice se monta con ella.
+        const script = document.createElement('span');
         script.id = id;
-        script.onload = () => init(search);
-        script.onerror = error => {
-            console.error(`No se pudo cargar \`${url}\`: ${error}`);
-        };
         document.head.append(script);
+        cargarRaices(() => cargarGuion(url, id + '-datos', () => init(search)));
     }
 
     function showSearch(yes) {

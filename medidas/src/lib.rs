@@ -10,6 +10,10 @@
 //!   `/proc/sys/vm/max_map_count`.
 //! - Los límites de hilos de la máquina, [`Limites`]: cuántos hilos deja
 //!   crear y por qué (lecciones 02 y 03).
+//! - Los números como los escribe el libro, [`numero`]: coma decimal y los
+//!   miles separados por un espacio a partir de cinco cifras. Lo usan las
+//!   lecciones, las gráficas y `cargo curso`: nada que lea quien aprende
+//!   lleva punto decimal.
 //!
 //! ```
 //! let ordenadas = [10, 20, 30, 40];
@@ -19,7 +23,39 @@
 //! let estado = "VmRSS:\t  1024 kB\nThreads:\t7\n";
 //! assert_eq!(medidas::valor_de_campo(estado, "VmRSS"), Some(1024 * 1024));
 //! assert_eq!(medidas::valor_de_campo(estado, "Threads"), Some(7));
+//! assert_eq!(medidas::numero(4.04, 1), "4,0");
+//! assert_eq!(medidas::numero(21121.94, 1), "21 121,9");
+//! assert_eq!(medidas::numero(1234.0, 0), "1234");
 //! ```
+
+/// Un número como lo escribe el libro: `decimales` cifras tras una coma
+/// decimal y, a partir de cinco cifras enteras, los miles separados por un
+/// espacio (`21 121,9`; `1234,5`).
+pub fn numero(x: f64, decimales: usize) -> String {
+    let texto = format!("{:.*}", decimales, x.abs());
+    let (entera, fraccion) = texto.split_once('.').map_or((texto.as_str(), None), |(e, f)| (e, Some(f)));
+    let mut agrupada = String::new();
+    if entera.len() >= 5 {
+        for (i, c) in entera.chars().enumerate() {
+            if i > 0 && (entera.len() - i) % 3 == 0 {
+                agrupada.push(' ');
+            }
+            agrupada.push(c);
+        }
+    } else {
+        agrupada.push_str(entera);
+    }
+    let signo = if x < 0.0 && texto.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
+    match fraccion {
+        Some(f) => format!("{signo}{agrupada},{f}"),
+        None => format!("{signo}{agrupada}"),
+    }
+}
+
+/// Un entero como lo escribe el libro (`70 000`, `1234`).
+pub fn entero(n: u64) -> String {
+    numero(n as f64, 0)
+}
 
 /// El percentil `p` (de 0 a 100) de unas muestras ya ordenadas de menor a
 /// mayor, por rango más cercano: el menor valor que deja por debajo (o

@@ -13,7 +13,7 @@ pub fn lista(curso: &Curso) -> Result<(), Error> {
     let practica = Practica::abrir(curso);
     print!("{}", practica.listado(true));
     match practica.siguiente() {
-        Some(e) => println!("Siguiente: cargo curso verifica {}", e.nombre),
+        Some(e) => println!("Siguiente (← en la lista): cargo curso verifica {}", e.nombre),
         None => println!("¡Has terminado todos los ejercicios!"),
     }
     Ok(())
@@ -29,13 +29,50 @@ pub fn verifica(curso: &Curso, nombre: Option<&str>) -> Result<(), Error> {
     practica.anotar(&[(e, r.paso)])?;
     print!("{}", r.informe);
     if !r.paso {
+        if r.vecinos.is_empty() {
+            print!("{}", ofrecer_pista(&mut practica, e)?);
+        }
+        println!("La salida entera: {}", practica::SALIDA_COMPLETA);
         return Err(Error::mensaje(format!("«{}» todavía no pasa sus pruebas", e.nombre)));
     }
-    match practica.siguiente() {
-        Some(s) => println!("Siguiente: «{}» ({}).", s.nombre, s.titulo),
-        None => println!("¡Has terminado todos los ejercicios!"),
-    }
+    println!("{}", tras_superar(&practica, e));
     Ok(())
+}
+
+/// Tras superar `e`: el siguiente ejercicio de su capítulo o, si no quedan,
+/// el del capítulo que viene.
+pub fn tras_superar(practica: &Practica, e: &Ejercicio) -> String {
+    match practica.siguiente() {
+        Some(s) if s.capitulo == e.capitulo => {
+            format!("Siguiente, en este capítulo: «{}» ({}). cargo curso verifica {}", s.nombre, s.titulo, s.nombre)
+        }
+        Some(s) => format!(
+            "Has terminado los ejercicios del capítulo {}. Siguiente: «{}» ({}), del capítulo {}. cargo curso verifica {}",
+            e.numero(),
+            s.nombre,
+            s.titulo,
+            s.capitulo,
+            s.nombre
+        ),
+        None => "¡Has terminado todos los ejercicios!".to_string(),
+    }
+}
+
+/// Tras un fallo: la primera pista (y la anota como vista) y cómo pedir la
+/// siguiente.
+pub fn ofrecer_pista(practica: &mut Practica, e: &Ejercicio) -> Result<String, Error> {
+    let Some(primera) = e.pistas.first() else { return Ok(String::new()) };
+    practica.ver_pistas(e, 1)?;
+    let quedan = e.pistas.len() - practica.pistas_vistas(e);
+    let mut t = format!("\nPista: {primera}\n");
+    if quedan > 0 {
+        t.push_str(&format!("¿Otra pista? cargo curso pista {} ({})\n", e.nombre, quedan_texto(quedan)));
+    }
+    Ok(t)
+}
+
+fn quedan_texto(quedan: usize) -> String {
+    if quedan == 1 { "queda 1".to_string() } else { format!("quedan {quedan}") }
 }
 
 pub fn verifica_todos(curso: &Curso) -> Result<(), Error> {
@@ -46,14 +83,46 @@ pub fn verifica_todos(curso: &Curso) -> Result<(), Error> {
     Ok(())
 }
 
-pub fn pista(curso: &Curso, nombre: Option<&str>) -> Result<(), Error> {
-    match elegir(&Practica::abrir(curso), nombre)? {
-        Some(e) => {
-            mostrar_pistas(e);
-            Ok(())
+pub fn pista(curso: &Curso, nombre: Option<&str>, todas: bool) -> Result<(), Error> {
+    let mut practica = Practica::abrir(curso);
+    let Some(e) = elegir(&practica, nombre)? else {
+        return Err(Error::mensaje("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE"));
+    };
+    print!("{}", siguiente_pista(&mut practica, e, todas)?);
+    Ok(())
+}
+
+/// La siguiente pista que no has visto de `e` (y la anota), o todas con
+/// `todas`. Dice cuántas quedan.
+pub fn siguiente_pista(practica: &mut Practica, e: &Ejercicio, todas: bool) -> Result<String, Error> {
+    let total = e.pistas.len();
+    let mut t = format!("{} — {}\nArchivo: {}\n", e.nombre, e.titulo, e.ruta().display());
+    if todas {
+        for (i, pista) in e.pistas.iter().enumerate() {
+            t.push_str(&format!("Pista {} de {total}: {pista}\n", i + 1));
         }
-        None => Err(Error::mensaje("no te queda ningún ejercicio pendiente; di cuál: cargo curso pista NOMBRE")),
+        practica.ver_pistas(e, total)?;
+        return Ok(t);
     }
+    let vistas = practica.pistas_vistas(e);
+    if vistas >= total {
+        let ultima = e.pistas.last().map(String::as_str).unwrap_or_default();
+        t.push_str(&format!("Pista {total} de {total} (ya la habías visto): {ultima}\n"));
+        t.push_str(&format!(
+            "No hay más pistas. Repásalas con `cargo curso pista {} --todas`; la solución se desbloquea al superarlo.\n",
+            e.nombre
+        ));
+        return Ok(t);
+    }
+    t.push_str(&format!("Pista {} de {total}: {}\n", vistas + 1, e.pistas[vistas]));
+    practica.ver_pistas(e, vistas + 1)?;
+    let quedan = total - vistas - 1;
+    if quedan > 0 {
+        t.push_str(&format!("Si la necesitas, {}: cargo curso pista {}\n", quedan_texto(quedan), e.nombre));
+    } else {
+        t.push_str("Era la última pista.\n");
+    }
+    Ok(t)
 }
 
 pub fn solucion(curso: &Curso, nombre: &str, mostrar: bool) -> Result<(), Error> {
@@ -69,9 +138,12 @@ pub fn solucion(curso: &Curso, nombre: &str, mostrar: bool) -> Result<(), Error>
     println!("Ejecútala:        cargo run -p {}", e.paquete_solucion());
     println!("Sus pruebas:      cargo test -p {}", e.paquete_solucion());
     if !e.incorrectas.is_empty() {
-        let rutas: Vec<String> =
-            e.incorrectas.iter().map(|i| e.carpeta_solucion().join(i).display().to_string()).collect();
-        println!("Respuestas que parecen buenas pero no lo son: {}", rutas.join(", "));
+        println!(
+            "Respuestas que parecen buenas pero no lo son ({}, cada una un parche sobre la solución con lo que \
+             tiene de malo): {}/",
+            e.incorrectas.len(),
+            e.carpeta_solucion().join(e.carpeta_incorrectas()).display()
+        );
     }
     Ok(())
 }
@@ -120,14 +192,6 @@ pub fn elegir<'a>(practica: &Practica<'a>, nombre: Option<&str>) -> Result<Optio
     match nombre {
         Some(n) => practica::buscar(practica.curso, n).map(Some),
         None => Ok(practica.siguiente()),
-    }
-}
-
-pub fn mostrar_pistas(e: &Ejercicio) {
-    println!("{} — {}", e.nombre, e.titulo);
-    println!("Archivo: {}", e.ruta().display());
-    for (i, pista) in e.pistas.iter().enumerate() {
-        println!("Pista {}: {pista}", i + 1);
     }
 }
 

@@ -69,12 +69,15 @@ pub enum Orden {
         #[arg(long)]
         manual: bool,
     },
-    /// Muestra las pistas de un ejercicio (por defecto, el siguiente pendiente)
-    #[command(help_template = PLANTILLA)]
+    /// Te da la siguiente pista de un ejercicio, de menos a más (por defecto, el siguiente pendiente)
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
     Pista {
         /// El nombre del ejercicio
         #[arg(value_name = "EJERCICIO", help_heading = "Argumentos")]
         ejercicio: Option<String>,
+        /// Todas sus pistas de una vez
+        #[arg(long)]
+        todas: bool,
     },
     /// Dice dónde está la solución de un ejercicio que ya superaste y cómo ejecutarla
     #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
@@ -140,7 +143,7 @@ pub fn principal() -> ExitCode {
         Orden::Verifica { todos: true, .. } => con_curso(&raiz, aprendiz::verifica_todos),
         Orden::Verifica { ejercicio, .. } => con_curso(&raiz, |c| aprendiz::verifica(c, ejercicio.as_deref())),
         Orden::Vigila { ejercicio, manual } => con_curso(&raiz, |c| vigila::vigilar(c, ejercicio.as_deref(), manual)),
-        Orden::Pista { ejercicio } => con_curso(&raiz, |c| aprendiz::pista(c, ejercicio.as_deref())),
+        Orden::Pista { ejercicio, todas } => con_curso(&raiz, |c| aprendiz::pista(c, ejercicio.as_deref(), todas)),
         Orden::Solucion { ejercicio, mostrar } => con_curso(&raiz, |c| aprendiz::solucion(c, &ejercicio, mostrar)),
         Orden::Reinicia { ejercicio, si } => con_curso(&raiz, |c| aprendiz::reinicia(c, &ejercicio, si)),
         Orden::Libro { solo_construir, puerto, destino } => {
@@ -212,10 +215,26 @@ fn error_de_argumentos(e: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            eprintln!("error: {mensaje}\n(ayuda: cargo curso --help)");
+            eprintln!("error: {mensaje}\n(ayuda: {})", ayuda_de(&argumentos()));
             ExitCode::from(2)
         }
     }
+}
+
+/// Dónde está la ayuda de la orden que se escribió (`cargo curso ayuda
+/// verifica`), o la general si no se escribió ninguna que exista.
+fn ayuda_de(args: &[String]) -> String {
+    let raiz = Cli::command();
+    let mut palabras = args.iter().skip(1).filter(|a| !a.starts_with('-'));
+    let Some(primera) = palabras.next() else { return "cargo curso --help".into() };
+    let Some(orden) = raiz.find_subcommand(primera) else { return "cargo curso --help".into() };
+    if orden.get_name() == "mantenimiento" {
+        return match palabras.next().filter(|s| orden.find_subcommand(s).is_some()) {
+            Some(sub) => format!("cargo curso ayuda {sub}"),
+            None => "cargo curso mantenimiento --help".into(),
+        };
+    }
+    format!("cargo curso ayuda {}", orden.get_name())
 }
 
 #[cfg(test)]
@@ -247,6 +266,15 @@ mod pruebas {
                 assert!(!texto.contains(palabra), "la ayuda de «{orden}» dice «{palabra}»:\n{texto}");
             }
         }
+    }
+
+    #[test]
+    fn un_error_de_argumentos_manda_a_la_ayuda_de_su_orden() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(ayuda_de(&args(&["curso", "verifica", "a", "b"])), "cargo curso ayuda verifica");
+        assert_eq!(ayuda_de(&args(&["curso", "--xyz"])), "cargo curso --help");
+        assert_eq!(ayuda_de(&args(&["curso", "nada"])), "cargo curso --help");
+        assert_eq!(ayuda_de(&args(&["curso", "mantenimiento", "comprueba", "x"])), "cargo curso ayuda comprueba");
     }
 
     #[test]

@@ -46,9 +46,13 @@ pub fn vigilar(curso: &Curso, nombre: Option<&str>, manual: bool) -> Result<(), 
                 println!("¡Has terminado todos los ejercicios!");
                 return Ok(());
             };
-            println!("Superado. Vamos con «{}»: {}", siguiente.nombre, siguiente.titulo);
+            println!("{}", aprendiz::tras_superar(&progreso, e));
+            println!("Sigo vigilando ahora «{}»: abre {}", siguiente.nombre, siguiente.ruta().display());
             e = siguiente;
             continue;
+        }
+        if r.vecinos.is_empty() {
+            print!("{}", aprendiz::ofrecer_pista(&mut progreso, e)?);
         }
         println!("\n{}", instrucciones(automatico, teclado));
         if !esperar(&rx, e, curso, automatico)? {
@@ -95,7 +99,9 @@ fn esperar(rx: &mpsc::Receiver<Evento>, e: &Ejercicio, curso: &Curso, automatico
             }
             Evento::Linea(l) if l.is_empty() && !automatico => return Ok(true),
             Evento::Linea(l) if l.is_empty() => {}
-            Evento::Linea(l) if l == "p" => aprendiz::mostrar_pistas(e),
+            Evento::Linea(l) if l == "p" => {
+                print!("{}", aprendiz::siguiente_pista(&mut Practica::abrir(curso), e, false)?)
+            }
             Evento::Linea(l) if l == "l" => {
                 print!("{}", Practica::abrir(curso).listado(false))
             }

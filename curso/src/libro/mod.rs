@@ -19,9 +19,13 @@
 //! [`enlaces`] (al repositorio) y [`contador`].
 
 pub mod contador;
+pub mod cuestionarios;
+pub mod ejecutables;
 pub mod enlaces;
+pub mod errores;
 pub mod preprocesadores;
 pub mod tablas;
+pub mod trazas;
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +45,13 @@ use crate::servidor::RECARGA;
 pub const VERSION_DE_MDBOOK: &str = "0.5.4";
 /// La de mdbook-mermaid.
 pub const VERSION_DE_MDBOOK_MERMAID: &str = "0.17.1";
+
+/// Lo que se publica con el sitio sin salir de `mdbook build`: el libro en
+/// PDF, que hace `curso/js/pdf.mjs` con Chromium a partir de `print.html`
+/// (el flujo de Pages lo construye detrás del libro, y la prueba del
+/// navegador también). Los capítulos pueden enlazarlo desde la raíz del
+/// libro; las revisiones de enlaces lo dan por bueno.
+pub const PUBLICADOS_APARTE: &[&str] = &["rust-asincrono-por-dentro.pdf"];
 
 /// Cómo construir el libro; por defecto, como `mdbook build`.
 #[derive(Debug, Clone, Default)]

@@ -8,7 +8,10 @@ use mdbook_driver::book::{Book, BookItem};
 use mdbook_driver::errors::Result as ResultadoMdbook;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
+use super::cuestionarios::{self, DIRECTIVA as CUESTIONARIO, DIRECTIVA_REVELA};
+use super::ejecutables::{self, Pagina};
 use super::enlaces::{Repositorio, reescribir_enlaces};
+use super::errores::errores_tipicos;
 use super::tablas::{tabla_de_ejercicios, tabla_de_horario};
 use crate::error::Error;
 use crate::modelo::Curso;
@@ -115,10 +118,20 @@ impl Preprocessor for EnlacesAlRepositorio {
 /// verdad para que el libro no pueda desviarse de ellas:
 ///
 /// - `{{#ejercicios}}` en un capítulo: la tabla de sus ejercicios, leída de
-///   `exercises/ejercicios.toml`;
+///   la lista del capítulo (`exercises/NN-tema/ejercicios.toml`);
+/// - `{{#errores-tipicos}}`, en las notas para quien enseña: las respuestas
+///   incorrectas conocidas de cada ejercicio, como diffs plegados;
 /// - `{{#horario}}`: el horario del curso, con el tiempo estimado que cada
 ///   capítulo declara en sus notas para quien enseña;
-/// - `{{#mediciones}}`: el registro de mediciones de todos los capítulos.
+/// - `{{#mediciones}}`: el registro de mediciones de todos los capítulos;
+/// - `{{#cuestionario}}`: el cuestionario del capítulo, de
+///   `book/cuestionarios/NN-tema.toml`, y `{{#cuestionario-revela}}`, en las
+///   notas para quien enseña, qué idea equivocada revela cada pregunta
+///   ([`cuestionarios`]);
+/// - en todas las páginas, qué bloques de Rust se pueden ejecutar en el
+///   Playground ([`ejecutables`]).
+/// - cada reproductor (`<div class="reproductor" data-traza=...>`): su
+///   traza, copiada dentro de la página ([`super::trazas`]).
 ///
 /// La raíz del curso es la del libro (`ctx.root`).
 pub struct DirectivasDelCurso;
@@ -151,6 +164,9 @@ impl Preprocessor for DirectivasDelCurso {
         let curso = Curso::cargar(&ctx.root).map_err(a_mdbook)?;
         let horario = tabla_de_horario(&curso);
         let mediciones = crate::mediciones::pagina(&curso);
+        let fuente = ctx.root.join(&ctx.config.book.src);
+        let maquinas = crate::mediciones::maquinas(&ctx.root).map_err(a_mdbook)?;
+        let repositorio = repositorio(&ctx.config);
         let mut fallo = None;
         book.for_each_mut(|item| {
             let BookItem::Chapter(capitulo) = item else { return };
@@ -164,8 +180,28 @@ impl Preprocessor for DirectivasDelCurso {
             fallo = fallo
                 .take()
                 .or(sustituir(contenido, "{{#ejercicios}}", || tabla_de_ejercicios(&curso, &nombre)))
+                .or(sustituir(contenido, "{{#errores-tipicos}}", || errores_tipicos(&curso, &nombre)))
                 .or(sustituir(contenido, "{{#mediciones}}", || mediciones.clone()))
-                .or(sustituir(contenido, "{{#horario}}", || Ok(horario.clone())));
+                .or(sustituir(contenido, "{{#horario}}", || Ok(horario.clone())))
+                .or(sustituir(contenido, CUESTIONARIO, || cuestionarios::html_del_capitulo(&curso, &nombre, &maquinas)))
+                .or(sustituir(contenido, DIRECTIVA_REVELA, || {
+                    cuestionarios::leer(&curso.raiz, &nombre).map(|l| cuestionarios::revela(&l))
+                }));
+            let original = capitulo.source_path.as_ref().and_then(|p| std::fs::read_to_string(fuente.join(p)).ok());
+            let de_la_pagina = capitulo.source_path.as_ref().and_then(|p| p.parent()).map(|p| fuente.join(p));
+            let pagina = Pagina {
+                raiz: &ctx.root,
+                carpeta: de_la_pagina.as_deref().unwrap_or(&fuente),
+                capitulo: curso.capitulo(&nombre).map(|c| c.nombre.as_str()),
+                original: original.as_deref().unwrap_or_default(),
+                repositorio: &repositorio,
+            };
+            capitulo.content = ejecutables::marcar(&capitulo.content, &pagina);
+            let carpeta = capitulo.source_path.as_ref().and_then(|p| p.parent()).map(|p| fuente.join(p));
+            if let Err(e) = super::trazas::incrustar(&mut capitulo.content, &carpeta.unwrap_or_else(|| fuente.clone()))
+            {
+                fallo = fallo.take().or(Some(e));
+            }
         });
         match fallo {
             Some(e) => Err(a_mdbook(e)),

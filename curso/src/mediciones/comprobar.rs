@@ -61,6 +61,9 @@ pub fn comprobar(curso: &Curso, paquetes: &[String]) -> Vec<Hallazgo> {
         todos.extend(registrados);
     }
     comprobar_otras_paginas(curso, &todos, &mut hallazgos);
+    for p in super::trazas::comprobar(curso) {
+        hallazgos.push(Hallazgo::en_archivo(&p.archivo, None, Tipo::TrazaIncoherente, p.to_string()));
+    }
     hallazgos
 }
 

@@ -22,7 +22,9 @@
 //! - [`medir`] ([`ejecutar`]): ejecuta cada orden de medida y guarda su
 //!   salida y un resumen en JSON;
 //! - [`pagina()`]: la página «Mediciones» del libro;
-//! - [`graficas`]: vuelve a dibujar las gráficas.
+//! - [`graficas`]: vuelve a dibujar las gráficas;
+//! - [`trazas`]: las trazas grabadas de Tokio (`[[traza]]`), con la máquina,
+//!   la versión y la orden que las grabó, y su prueba de coherencia.
 
 pub mod comprobar;
 pub mod ejecutar;
@@ -30,6 +32,7 @@ pub mod graficas;
 pub mod lectura;
 pub mod pagina;
 pub mod registro;
+pub mod trazas;
 pub mod valores;
 
 pub use comprobar::{comprobar, paquete_de};

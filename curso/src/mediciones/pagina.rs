@@ -66,8 +66,11 @@ pub fn pagina(curso: &Curso) -> Result<String, Error> {
         }
     }
     for r in registros.iter().filter(|r| !r.datos.is_empty()) {
-        let _ = write!(t, "\n## [{}]({}.md)\n\n", r.titulo, r.capitulo);
-        let _ = write!(t, "Registro: [`{}`](../{}).\n\n", r.ruta(), r.ruta());
+        // El enlace al capítulo va fuera del título: un enlace dentro de un
+        // título de mdBook queda anidado en el suyo (y sin nombre).
+        let _ = write!(t, "\n## {}\n\n", r.titulo);
+        let _ =
+            write!(t, "Capítulo: [{}]({}.md). Registro: [`{}`](../{}).\n\n", r.titulo, r.capitulo, r.ruta(), r.ruta());
         t.push_str("| valor | qué es | cómo se sabe |\n|---|---|---|\n");
         for d in &r.datos {
             let mut que = celda(&d.que);

@@ -182,6 +182,9 @@ struct Archivo {
     dato: Vec<toml::Table>,
     #[serde(default)]
     razon: Vec<Razon>,
+    /// Las trazas grabadas (`[[traza]]`): las lee y las comprueba [`super::trazas`].
+    #[serde(default, rename = "traza")]
+    _trazas: Vec<toml::Value>,
 }
 
 /// Una de las razones que importan: cuántas veces es `mayor` respecto de

@@ -1,4 +1,6 @@
-//! La lista de ejercicios: `exercises/ejercicios.toml`.
+//! Las listas de ejercicios: `exercises/NN-tema/ejercicios.toml`, una por
+//! capítulo, con las propiedades que prueba cada ejercicio; y sus
+//! respuestas incorrectas conocidas ([`super::incorrectas`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -6,22 +8,31 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::capitulos::{Grupo, Numero};
+use super::incorrectas::{self, Incorrecta};
 use crate::error::{Error, Hallazgo, Lugar, Tipo};
 
-/// El archivo con la lista, relativo a la raíz.
-pub const LISTA: &str = "exercises/ejercicios.toml";
+/// El nombre de la lista de cada capítulo, dentro de `exercises/NN-tema/`.
+pub const LISTA: &str = "ejercicios.toml";
+
+/// La lista de un capítulo, relativa a la raíz.
+pub fn lista_de(capitulo: &str) -> PathBuf {
+    Path::new(Grupo::Ejercicios.carpeta()).join(capitulo).join(LISTA)
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Archivo {
+    #[serde(default)]
     ejercicio: Vec<Ejercicio>,
 }
 
-/// Un ejercicio, tal como lo describe la lista.
+/// Un ejercicio, tal como lo describe la lista de su capítulo.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ejercicio {
     pub nombre: String,
+    /// La carpeta del capítulo (`06-hilos-verdes`): la de su lista.
+    #[serde(skip)]
     pub capitulo: String,
     pub titulo: String,
     pub archivo: String,
@@ -29,8 +40,30 @@ pub struct Ejercicio {
     pub compilar: bool,
     pub pruebas: Vec<String>,
     pub pistas: Vec<String>,
+    /// Otros ejercicios del capítulo que este usa: hay que resolverlos antes.
     #[serde(default)]
+    pub requiere: Vec<String>,
+    /// Lo que el ejercicio enseña, como propiedades que sus pruebas comprueban.
+    #[serde(default, rename = "propiedad")]
+    pub propiedades: Vec<Propiedad>,
+    /// Las respuestas incorrectas conocidas, rutas relativas a la carpeta de
+    /// la solución (`incorrectas/NOMBRE/CASO.patch`), en orden.
+    #[serde(skip)]
     pub incorrectas: Vec<String>,
+}
+
+/// Una propiedad que el ejercicio enseña y que sus pruebas comprueban: al
+/// menos una respuesta incorrecta conocida la rompe, y entonces falla al
+/// menos una de sus pruebas.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Propiedad {
+    /// Corto y único en el ejercicio (`duerme`, `primer-fallo`).
+    pub id: String,
+    /// Lo que se cumple, en una frase.
+    pub texto: String,
+    /// Las pruebas que la comprueban.
+    pub pruebas: Vec<String>,
 }
 
 impl Ejercicio {
@@ -62,15 +95,42 @@ impl Ejercicio {
     pub fn ruta(&self) -> PathBuf {
         self.carpeta().join(&self.archivo)
     }
+    /// La carpeta de sus respuestas incorrectas, relativa a la de la solución.
+    pub fn carpeta_incorrectas(&self) -> PathBuf {
+        Path::new(incorrectas::CARPETA).join(&self.nombre)
+    }
+    /// Una propiedad por su id.
+    pub fn propiedad(&self, id: &str) -> Option<&Propiedad> {
+        self.propiedades.iter().find(|p| p.id == id)
+    }
+    /// Lee una de sus respuestas incorrectas (una de [`Ejercicio::incorrectas`]).
+    pub fn leer_incorrecta(&self, raiz: &Path, incorrecta: &str) -> Result<Incorrecta, Error> {
+        Incorrecta::leer(&raiz.join(self.carpeta_solucion()).join(incorrecta))
+    }
 }
 
-/// Lee la lista, en orden de trabajo.
+/// Lee las listas de todos los capítulos, en orden de trabajo: por capítulo
+/// y, dentro de cada uno, en el orden de su lista.
 pub fn leer(raiz: &Path) -> Result<Vec<Ejercicio>, Error> {
-    let texto = std::fs::read_to_string(raiz.join(LISTA)).map_err(|e| Error::leer(LISTA, e))?;
-    let archivo: Archivo = toml::from_str(&texto).map_err(|e| Error::formato(LISTA, e))?;
-    let mut lista = archivo.ejercicio;
-    // El orden de la lista dentro de un capítulo es el orden de trabajo.
-    lista.sort_by(|a, b| a.capitulo.cmp(&b.capitulo));
+    let carpeta = raiz.join(Grupo::Ejercicios.carpeta());
+    let mut capitulos: Vec<String> = std::fs::read_dir(&carpeta)
+        .map_err(|e| Error::leer(&carpeta, e))?
+        .flatten()
+        .filter(|e| e.path().join(LISTA).is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    capitulos.sort();
+    let mut lista = Vec::new();
+    for capitulo in capitulos {
+        let ruta = lista_de(&capitulo);
+        let texto = std::fs::read_to_string(raiz.join(&ruta)).map_err(|e| Error::leer(&ruta, e))?;
+        let archivo: Archivo = toml::from_str(&texto).map_err(|e| Error::formato(&ruta, e))?;
+        for mut e in archivo.ejercicio {
+            e.capitulo = capitulo.clone();
+            e.incorrectas = incorrectas::listar(&raiz.join(e.carpeta_solucion()), &e.nombre)?;
+            lista.push(e);
+        }
+    }
     Ok(lista)
 }
 
@@ -103,9 +163,12 @@ pub fn validar(raiz: &Path, lista: &[Ejercicio]) -> Vec<Hallazgo> {
                 problema(Tipo::EjercicioSinArchivo, format!("«{n}»: no existe {}", carpeta.join(&e.archivo).display()));
             }
         }
-        for incorrecta in &e.incorrectas {
-            if !raiz.join(e.carpeta_solucion()).join(incorrecta).is_file() {
-                problema(Tipo::EjercicioSinArchivo, format!("«{n}»: no existe la respuesta incorrecta {incorrecta}"));
+        for requerido in &e.requiere {
+            if !lista.iter().any(|o| o.nombre == *requerido && o.capitulo == e.capitulo && o.nombre != *n) {
+                problema(
+                    Tipo::EjercicioIncompleto,
+                    format!("«{n}» requiere «{requerido}», que no es otro ejercicio de su capítulo"),
+                );
             }
         }
         if e.titulo.trim().is_empty() {
@@ -123,7 +186,84 @@ pub fn validar(raiz: &Path, lista: &[Ejercicio]) -> Vec<Hallazgo> {
             }
         }
     }
+    for e in lista {
+        problemas.extend(propiedades_mal(raiz, e));
+    }
     problemas.extend(andamiaje_distinto(raiz, lista));
+    problemas
+}
+
+/// Lo que está mal en las propiedades de un ejercicio y en las respuestas
+/// incorrectas que las rompen: ids repetidos, pruebas que no son del
+/// ejercicio o que ninguna propiedad reclama, una respuesta sin explicación o
+/// que rompe una propiedad que no existe, una propiedad que ninguna
+/// respuesta conocida rompe (así nada demuestra que sus pruebas pueden fallar).
+fn propiedades_mal(raiz: &Path, e: &Ejercicio) -> Vec<Hallazgo> {
+    let n = &e.nombre;
+    let mut problemas = Vec::new();
+    let mut problema =
+        |tipo, texto: String| problemas.push(Hallazgo::con_tipo(Lugar::Ejercicio(n.clone()), tipo, texto));
+    let mut ids = BTreeSet::new();
+    for p in &e.propiedades {
+        if !ids.insert(p.id.as_str())
+            || p.id.is_empty()
+            || !p.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            problema(
+                Tipo::PropiedadMal,
+                format!("«{n}»: la propiedad «{}» está repetida o su id no es de minúsculas, cifras y guiones", p.id),
+            );
+        }
+        if p.texto.trim().is_empty() || p.pruebas.is_empty() {
+            problema(
+                Tipo::PropiedadMal,
+                format!("«{n}»: la propiedad «{}» necesita un texto y al menos una prueba", p.id),
+            );
+        }
+        for prueba in p.pruebas.iter().filter(|x| !e.pruebas.contains(x)) {
+            problema(
+                Tipo::PropiedadMal,
+                format!("«{n}»: la propiedad «{}» nombra «{prueba}», que no está en sus pruebas", p.id),
+            );
+        }
+    }
+    if !e.propiedades.is_empty() {
+        for prueba in e.pruebas.iter().filter(|x| !e.propiedades.iter().any(|p| p.pruebas.contains(x))) {
+            problema(
+                Tipo::PropiedadMal,
+                format!("«{n}»: la prueba «{prueba}» no comprueba ninguna de sus propiedades"),
+            );
+        }
+    }
+    let mut rotas = BTreeSet::new();
+    for ruta in &e.incorrectas {
+        match e.leer_incorrecta(raiz, ruta) {
+            Err(err) => problema(Tipo::IncorrectaMal, err.to_string()),
+            Ok(inc) => match inc.rompe.as_deref() {
+                Some(id) if e.propiedad(id).is_some() => {
+                    rotas.insert(id.to_string());
+                }
+                Some(id) if !e.propiedades.is_empty() => problema(
+                    Tipo::IncorrectaMal,
+                    format!("«{n}»: {ruta} dice «Rompe: {id}», y «{n}» no tiene esa propiedad"),
+                ),
+                _ if !e.propiedades.is_empty() => problema(
+                    Tipo::IncorrectaMal,
+                    format!("«{n}»: {ruta} no dice qué propiedad rompe (una línea «Rompe: ID»)"),
+                ),
+                _ => {}
+            },
+        }
+    }
+    for p in e.propiedades.iter().filter(|p| !rotas.contains(&p.id)) {
+        problema(
+            Tipo::PropiedadMal,
+            format!(
+                "«{n}»: ninguna respuesta incorrecta conocida rompe «{}»; añade una que demuestre que sus pruebas fallan",
+                p.id
+            ),
+        );
+    }
     problemas
 }
 
@@ -204,6 +344,8 @@ mod pruebas {
             compilar: false,
             pruebas: vec![prueba.into()],
             pistas: vec!["Una pista".into()],
+            requiere: vec![],
+            propiedades: vec![],
             incorrectas: vec![],
         }
     }

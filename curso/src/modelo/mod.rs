@@ -1,6 +1,7 @@
 //! El curso, leído una vez: sus capítulos, los tres grupos de crates (con
-//! sus carpetas y nombres de paquete), los ejercicios de
-//! `exercises/ejercicios.toml` y su código inicial fijado en
+//! sus carpetas y nombres de paquete), los ejercicios de las listas de cada
+//! capítulo (`exercises/NN-tema/ejercicios.toml`), sus respuestas
+//! incorrectas conocidas y su código inicial fijado en
 //! `exercises/iniciales.toml`.
 //!
 //! Es el único sitio que saca el número de un capítulo de un nombre de
@@ -10,6 +11,7 @@
 
 pub mod capitulos;
 pub mod ejercicios;
+pub mod incorrectas;
 pub mod iniciales;
 
 use std::path::{Path, PathBuf};
@@ -125,7 +127,7 @@ impl Curso {
 
 /// La raíz del espacio de trabajo del curso: la variable `CURSO_RAIZ`, o la
 /// primera carpeta, de la actual hacia arriba, con `book.toml` y
-/// `exercises/ejercicios.toml`; si no la hay, la del código fuente.
+/// `exercises/`; si no la hay, la del código fuente.
 pub fn raiz() -> PathBuf {
     if let Some(r) = std::env::var_os("CURSO_RAIZ") {
         return PathBuf::from(r);
@@ -139,7 +141,7 @@ pub fn raiz() -> PathBuf {
 }
 
 fn es_raiz(dir: &Path) -> bool {
-    dir.join("book.toml").is_file() && dir.join(ejercicios::LISTA).is_file()
+    dir.join("book.toml").is_file() && dir.join(Grupo::Ejercicios.carpeta()).is_dir()
 }
 
 /// Quita `.` y `..` de una ruta sin tocar el disco.

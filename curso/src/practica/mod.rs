@@ -8,6 +8,7 @@
 //! deja de valer. El archivo `.curso/progreso.toml` se puede borrar sin
 //! perder nada más que ese recuerdo.
 
+pub mod pantalla;
 pub mod pruebas;
 
 use std::collections::BTreeMap;
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use pruebas::{Resultado, errores_de_compilacion, fallos_de_pruebas, probar, probar_todos};
+pub use pruebas::{Resultado, SALIDA_COMPLETA, errores_de_compilacion, probar, probar_todos};
 
 use crate::error::Error;
 use crate::modelo::{Curso, Ejercicio};
@@ -64,8 +65,15 @@ impl Estado {
 /// ejercicio, con el hash del archivo verificado.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Progreso {
+    /// El último ejercicio que verificaste o del que pediste una pista: es
+    /// donde estás.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    actual: Option<String>,
     #[serde(default)]
     ejercicio: BTreeMap<String, Entrada>,
+    /// Cuántas pistas has visto de cada ejercicio.
+    #[serde(default)]
+    pistas: BTreeMap<String, usize>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -120,19 +128,47 @@ impl<'a> Practica<'a> {
         self.curso.posicion(e).map_or(Estado::SinComprobar, |i| self.estados[i])
     }
 
-    /// El primer ejercicio, en orden, que no está hecho.
+    /// El siguiente ejercicio que no está hecho desde donde estás: el
+    /// actual si aún no lo has superado, luego los que le siguen en su
+    /// capítulo, luego los capítulos siguientes y, al final, los anteriores.
     pub fn siguiente(&self) -> Option<&'a Ejercicio> {
-        siguiente(&self.estados).map(|i| &self.curso.ejercicios[i])
+        let desde = self.actual().and_then(|e| self.curso.posicion(e)).unwrap_or(0);
+        siguiente_desde(&self.estados, desde).map(|i| &self.curso.ejercicios[i])
     }
 
-    /// La lista de ejercicios con su estado (ver [`listado`]).
+    /// El ejercicio donde estás (el último que verificaste o del que pediste
+    /// una pista), si existe todavía.
+    pub fn actual(&self) -> Option<&'a Ejercicio> {
+        self.progreso.actual.as_deref().and_then(|n| self.curso.ejercicio(n))
+    }
+
+    /// La lista de ejercicios con su estado (ver [`listado`]), con una marca
+    /// en el siguiente.
     pub fn listado(&self, completo: bool) -> String {
-        listado(&self.curso.ejercicios, &self.estados, completo)
+        let marca = self.siguiente().and_then(|e| self.curso.posicion(e));
+        listado(&self.curso.ejercicios, &self.estados, completo, marca)
+    }
+
+    /// Cuántas pistas has visto de un ejercicio.
+    pub fn pistas_vistas(&self, e: &Ejercicio) -> usize {
+        self.progreso.pistas.get(&e.nombre).copied().unwrap_or(0).min(e.pistas.len())
+    }
+
+    /// Anota que has visto las `n` primeras pistas de `e` (nunca baja) y que
+    /// estás en `e`; lo guarda.
+    pub fn ver_pistas(&mut self, e: &Ejercicio, n: usize) -> Result<(), Error> {
+        let vistas = self.progreso.pistas.entry(e.nombre.clone()).or_default();
+        *vistas = (*vistas).max(n.min(e.pistas.len()));
+        self.progreso.actual = Some(e.nombre.clone());
+        guardar_progreso(&self.curso.raiz, &self.progreso)
     }
 
     /// Anota el resultado de verificar cada ejercicio con su archivo actual,
     /// de una vez, y lo guarda.
     pub fn anotar(&mut self, resultados: &[(&Ejercicio, bool)]) -> Result<(), Error> {
+        if let [(e, _)] = resultados {
+            self.progreso.actual = Some(e.nombre.clone());
+        }
         for (e, paso) in resultados {
             match self.curso.hash_actual(e) {
                 Some(hash) => self.progreso.ejercicio.insert(e.nombre.clone(), Entrada { hash, paso: *paso }),
@@ -168,9 +204,11 @@ fn olvidar(curso: &Curso, e: &Ejercicio) -> Result<(), Error> {
     Ok(())
 }
 
-/// El primer ejercicio, en orden, que no está hecho.
-pub fn siguiente(estados: &[Estado]) -> Option<usize> {
-    estados.iter().position(|e| *e != Estado::Hecho)
+/// El primer ejercicio que no está hecho, empezando en `desde` y dando la
+/// vuelta al final.
+pub fn siguiente_desde(estados: &[Estado], desde: usize) -> Option<usize> {
+    let n = estados.len();
+    (0..n).map(|k| (desde + k) % n).find(|&i| estados[i] != Estado::Hecho)
 }
 
 /// Busca un ejercicio por nombre; si no existe, sugiere los más parecidos.
@@ -194,12 +232,13 @@ pub fn buscar<'a>(curso: &'a Curso, nombre: &str) -> Result<&'a Ejercicio, Error
 
 /// La lista de ejercicios con su estado; `completo` añade los capítulos, los
 /// títulos y la barra de progreso.
-pub fn listado(lista: &[Ejercicio], estados: &[Estado], completo: bool) -> String {
+pub fn listado(lista: &[Ejercicio], estados: &[Estado], completo: bool, siguiente: Option<usize>) -> String {
     let mut texto = String::new();
     let mut capitulo = "";
-    for (e, estado) in lista.iter().zip(estados) {
+    for (i, (e, estado)) in lista.iter().zip(estados).enumerate() {
+        let aqui = if siguiente == Some(i) { "  ← siguiente" } else { "" };
         if !completo {
-            texto.push_str(&format!("  {} {:<14} {}\n", estado.marca(), estado.etiqueta(), e.nombre));
+            texto.push_str(&format!("  {} {:<14} {}{aqui}\n", estado.marca(), estado.etiqueta(), e.nombre));
             continue;
         }
         if e.capitulo != capitulo {
@@ -208,7 +247,7 @@ pub fn listado(lista: &[Ejercicio], estados: &[Estado], completo: bool) -> Strin
         }
         let compilar = if e.compilar { "  [haz que compile]" } else { "" };
         texto.push_str(&format!(
-            "  {} {:<14} {:<16} {}{compilar}\n",
+            "  {} {:<14} {:<16} {}{compilar}{aqui}\n",
             estado.marca(),
             estado.etiqueta(),
             e.nombre,
@@ -231,8 +270,15 @@ pub fn copia_para_reiniciar(curso: &Curso, e: &Ejercicio) -> Result<Option<PathB
     if curso.sin_tocar(e) {
         return Ok(None);
     }
-    let segundos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    Ok(Some(curso.ruta(COPIAS).join(format!("{}-{segundos}.rs", e.nombre))))
+    // La fecha y la hora locales: `junta-2026-12-02-1735.rs`; si ya hay una
+    // copia de ese minuto, con los segundos.
+    let ahora = jiff::ZonedDateTime::now();
+    let copias = curso.ruta(COPIAS);
+    let minuto = copias.join(format!("{}-{}.rs", e.nombre, ahora.strftime("%Y-%m-%d-%H%M")));
+    if !minuto.exists() {
+        return Ok(Some(minuto));
+    }
+    Ok(Some(copias.join(format!("{}-{}.rs", e.nombre, ahora.strftime("%Y-%m-%d-%H%M%S")))))
 }
 
 /// Guarda el archivo del ejercicio en `copia` y lo devuelve a su código inicial.

@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use walkdir::WalkDir;
 
+use super::discusion::discusiones_sin_cita;
 use super::prohibidas::{Mencion, menciones_prohibidas, menciones_prohibidas_en_codigo};
 use super::{PAGINA, PREFIJO, Referencia, cargar};
 use crate::error::{Hallazgo, Tipo};
@@ -52,6 +53,7 @@ impl<'a> Citas<'a> {
     /// Las citas de una página del libro (`book/x.md`).
     fn pagina(&mut self, nombre: &str, texto: &str) {
         self.menciones(nombre, menciones_prohibidas(texto));
+        self.menciones(nombre, discusiones_sin_cita(texto));
         for (i, linea) in texto.lines().enumerate() {
             for c in CITA.captures_iter(linea) {
                 let completo = c.get(0).map_or("", |m| m.as_str());
@@ -121,6 +123,10 @@ pub fn comprobar(raiz: &Path) -> Vec<Hallazgo> {
     for pagina in &paginas {
         citas.pagina(&relativa(pagina), &leer(pagina));
     }
+    // Los cuestionarios (book/cuestionarios/*.toml) citan como una página más.
+    for cuestionario in archivos(&raiz.join("book/cuestionarios"), |p| extension(p, &["toml"])) {
+        citas.pagina(&relativa(&cuestionario), &leer(&cuestionario));
+    }
     let registros = fs::read_dir(raiz.join("lessons")).into_iter().flatten().flatten();
     let mut registros: Vec<PathBuf> =
         registros.map(|e| e.path().join("mediciones.toml")).filter(|p| p.is_file()).collect();
@@ -129,7 +135,7 @@ pub fn comprobar(raiz: &Path) -> Vec<Hallazgo> {
         citas.registro(&relativa(registro), &leer(registro));
     }
     // El código que el libro incluye, y el resto de lecciones, ejercicios y soluciones.
-    for grupo in ["exercises", "lessons", "solutions"] {
+    for grupo in ["exercises", "lessons", "solutions", "cuestionarios"] {
         for archivo in archivos(&raiz.join(grupo), |p| extension(p, &["rs", "md"])) {
             citas.menciones(&relativa(&archivo), menciones_prohibidas_en_codigo(&leer(&archivo)));
         }

@@ -8,6 +8,9 @@
 //!
 //! [`comprobar`] ([`citas`]) falla cuando:
 //!
+//! - un párrafo del libro responde a «la crítica» o traduce entre comillas
+//!   una frase de un original inglés sin citar en ese párrafo ninguna
+//!   entrada ([`discusion`]): el texto con el que se discute se nombra;
 //! - una página del libro o un registro nombra un archivo de fuera del
 //!   repositorio o un texto que quien lee no tiene («hecho 7», `facts.md`,
 //!   «la fuente», «el texto del que parte»...); en el código de `lessons/`,
@@ -17,10 +20,12 @@
 //! - una cita usa un identificador que la página no tiene;
 //! - una entrada no la cita nadie;
 //! - una entrada no tiene ningún enlace `https://` (o tiene uno `http://`,
-//!   o uno a docs.rs o a GitHub que no está fijado a una versión), o su
+//!   o uno a docs.rs, a GitHub, a man7.org o a docs.kernel.org que no está
+//!   fijado a una versión), o su
 //!   encabezado no trae un ancla `{#ref-...}` ([`leer`]).
 
 pub mod citas;
+pub mod discusion;
 pub mod prohibidas;
 
 use std::fs;
@@ -30,6 +35,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 pub use citas::comprobar;
+pub use discusion::discusiones_sin_cita;
 pub use prohibidas::{Mencion, menciones_prohibidas, menciones_prohibidas_en_codigo};
 
 use crate::error::{Error, Hallazgo, Tipo};
@@ -150,8 +156,15 @@ pub fn leer(texto: &str) -> (Vec<Referencia>, Vec<Hallazgo>) {
 }
 
 /// Si un enlace no está fijado a una versión: docs.rs sin versión (o con
-/// `latest`), o GitHub en una rama que se mueve.
+/// `latest`), GitHub en una rama que se mueve, o las páginas de manual y la
+/// documentación de Linux que siempre muestran la última (man7.org,
+/// docs.kernel.org, `kernel.org/doc/html/latest`).
 fn sin_version(destino: &str) -> bool {
+    let siempre_la_ultima =
+        ["https://man7.org/", "https://docs.kernel.org/", "https://www.kernel.org/doc/html/latest/"];
+    if siempre_la_ultima.iter().any(|p| destino.starts_with(p)) {
+        return true;
+    }
     if let Some(resto) = destino.strip_prefix("https://docs.rs/") {
         let mut partes = resto.split(['/', '#', '?']);
         let primera = partes.next().unwrap_or_default();
@@ -196,6 +209,9 @@ mod pruebas {
             "https://docs.rs/crate/loom/latest",
             "https://github.com/tokio-rs/tokio/blob/master/tokio/src/lib.rs#L1",
             "https://github.com/a/b/tree/main/docs",
+            "https://man7.org/linux/man-pages/man7/socket.7.html",
+            "https://docs.kernel.org/admin-guide/sysctl/kernel.html#io-uring-disabled",
+            "https://www.kernel.org/doc/html/latest/admin-guide/sysctl/vm.html",
         ] {
             assert!(sin_version(sin), "{sin}");
         }
@@ -205,6 +221,8 @@ mod pruebas {
             "https://github.com/tokio-rs/tokio/blob/tokio-1.54.1/tokio/src/lib.rs#L1",
             "https://github.com/pmbanugo/tina/blob/10bedd17c9bcd22c9aac2351385394f735dcf6d2/README.md",
             "https://doi.org/10.1145/324133.324234",
+            "https://github.com/mkerrisk/man-pages/blob/man-pages-5.13/man7/socket.7#L863-L895",
+            "https://www.kernel.org/doc/html/v6.12/admin-guide/sysctl/kernel.html#io-uring-disabled",
         ] {
             assert!(!sin_version(con), "{con}");
         }

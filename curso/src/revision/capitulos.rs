@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use crate::error::{Hallazgo, Tipo};
-use crate::modelo::{Capitulo, Curso, Grupo, capitulos::tiempo_estimado, ejercicios::LISTA, es_capitulo, normalizar};
+use crate::modelo::{
+    Capitulo, Curso, Grupo, capitulos::tiempo_estimado, ejercicios::lista_de, es_capitulo, normalizar,
+};
 
 /// Los nombres de los paquetes del espacio de trabajo: los crates de arriba
 /// y los de `lessons/`, `exercises/` y `solutions/`.
@@ -70,8 +72,12 @@ fn comprobar_notas(curso: &Curso, nombre: &str, texto: &str, h: &mut Vec<Hallazg
     if !texto.contains("**Preguntas para la sala:**") {
         falta("las notas no traen «**Preguntas para la sala:**»".into());
     }
+    let hay_incorrectas = curso.ejercicios_de(stem).any(|e| !e.incorrectas.is_empty());
+    if hay_incorrectas && !texto.contains("{{#errores-tipicos}}") {
+        falta("las notas no traen {{#errores-tipicos}} (las respuestas incorrectas conocidas, plegadas)".into());
+    }
     if curso.ejercicios_de(stem).next().is_some() && !texto.contains("{{#ejercicios}}") {
-        falta(format!("usa {{{{#ejercicios}}}} para la tabla de ejercicios (sale de {LISTA})"));
+        falta(format!("usa {{{{#ejercicios}}}} para la tabla de ejercicios (sale de {})", lista_de(stem).display()));
     }
 }
 

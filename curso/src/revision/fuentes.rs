@@ -222,6 +222,9 @@ fn comprobar_enlace(raiz: &Path, carpeta: &Path, destino: &str) -> Option<String
         return None;
     }
     let ruta = destino.split('#').next().unwrap_or_default();
+    if crate::libro::PUBLICADOS_APARTE.contains(&ruta) {
+        return None;
+    }
     let absoluta = normalizar(&carpeta.join(ruta));
     let existe = absoluta.exists() || (ruta.ends_with(".html") && absoluta.with_extension("md").is_file());
     if !existe {

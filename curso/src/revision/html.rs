@@ -121,6 +121,9 @@ impl Revision<'_> {
         }
         let (ruta, fragmento) = valor.split_once('#').map_or((valor, None), |(r, f)| (r, Some(f)));
         let ruta = ruta.split('?').next().unwrap_or_default();
+        if crate::libro::PUBLICADOS_APARTE.contains(&ruta) {
+            return;
+        }
         let objetivo = if ruta.is_empty() {
             pagina.to_path_buf()
         } else {

@@ -10,8 +10,9 @@
 //! - [`ortografia`]: la ortografía del libro, con hunspell (aparte de
 //!   `cargo test`: `cargo curso mantenimiento ortografia`);
 //! - y, desde aquí, las de los registros de mediciones
-//!   ([`crate::mediciones::comprobar()`]) y las referencias
-//!   ([`crate::referencias::comprobar`]).
+//!   ([`crate::mediciones::comprobar()`]), las referencias
+//!   ([`crate::referencias::comprobar`]) y los cuestionarios
+//!   ([`crate::libro::cuestionarios::prosa::comprobar`]).
 
 pub mod capitulos;
 pub mod fuentes;
@@ -55,5 +56,6 @@ pub fn comprobar_libro(curso: &Curso) -> Vec<Hallazgo> {
     hallazgos.extend(capitulos::comprobar_capitulos(curso, &paginas, &paquetes));
     hallazgos.extend(crate::mediciones::comprobar(curso, &paquetes));
     hallazgos.extend(crate::referencias::comprobar(raiz));
+    hallazgos.extend(crate::libro::cuestionarios::prosa::comprobar(curso));
     hallazgos
 }

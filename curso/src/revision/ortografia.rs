@@ -1,4 +1,4 @@
-//! La ortografía del libro, con hunspell y su diccionario español (paquetes
+//! La ortografía del libro (y de sus cuestionarios), con hunspell y su diccionario español (paquetes
 //! de Debian `hunspell` y `hunspell-es`), más la lista de palabras del curso
 //! en `curso/diccionario.txt`.
 //!
@@ -107,6 +107,20 @@ pub fn comprobar(raiz: &Path) -> Result<Vec<Hallazgo>, Error> {
             let nombre = format!("book/{}", pagina.file_name().unwrap_or_default().to_string_lossy());
             let mensaje = format!("{nombre}: {}", malas.into_iter().collect::<Vec<_>>().join(", "));
             problemas.push(Hallazgo::en_archivo(nombre, None, Tipo::Ortografia, mensaje));
+        }
+    }
+    // Los cuestionarios, como una página más: su prosa es la del libro.
+    let carpeta = raiz.join(crate::libro::cuestionarios::CARPETA);
+    let mut cuestionarios: Vec<_> =
+        std::fs::read_dir(&carpeta).into_iter().flatten().flatten().map(|e| e.path()).collect();
+    cuestionarios.sort();
+    for archivo in cuestionarios.iter().filter(|p| p.extension().is_some_and(|x| x == "toml")) {
+        let capitulo = archivo.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let leido = crate::libro::cuestionarios::leer(raiz, &capitulo)?;
+        let malas = desconocidas(&prosa(&crate::libro::cuestionarios::prosa::prosa(&leido.cuestionario)), &curso)?;
+        if !malas.is_empty() {
+            let mensaje = format!("{}: {}", leido.ruta, malas.into_iter().collect::<Vec<_>>().join(", "));
+            problemas.push(Hallazgo::en_archivo(&leido.ruta, None, Tipo::Ortografia, mensaje));
         }
     }
     let glosario = std::fs::read_to_string(raiz.join("book/glosario.md")).unwrap_or_default().to_lowercase();

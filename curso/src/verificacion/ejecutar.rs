@@ -28,6 +28,9 @@ pub struct Ejecucion {
     pub salida: String,
     /// Lo que tardó.
     pub segundos: f64,
+    /// Las pruebas que pasaron (`test NOMBRE ... ok`); las demás fallaron o
+    /// no llegaron a terminar.
+    pub pasadas: std::collections::BTreeSet<String>,
 }
 
 /// Los resultados de cada ejecución de pruebas, por ejecutable y pruebas.
@@ -41,7 +44,9 @@ pub fn correr(exe: &Path, dir: &Path, args: &[String], limite: Duration) -> Resu
     let r = Proceso::programa(exe).args(args).en(dir).env("RUST_BACKTRACE", "0").con_limite(limite)?;
     let corridas =
         r.salida.lines().find_map(|l| l.strip_prefix("running ")?.split_whitespace().next()?.parse().ok()).unwrap_or(0);
-    Ok(Ejecucion { pasan: r.exito, corridas, colgada: r.colgada, salida: r.salida, segundos: r.segundos })
+    let pasadas =
+        r.salida.lines().filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... ok")).map(str::to_owned).collect();
+    Ok(Ejecucion { pasan: r.exito, corridas, colgada: r.colgada, salida: r.salida, segundos: r.segundos, pasadas })
 }
 
 /// Los nombres de todas las pruebas de un ejecutable.
@@ -66,7 +71,12 @@ pub fn ejecutar_todas(curso: &Curso, variantes: &Variantes) -> Resultados {
     let trabajo = |v: &Variante, e: &Ejercicio, limite| {
         v.ejecutable.as_ref().map(|exe| (exe.clone(), v.dir.clone(), e.pruebas.clone(), limite))
     };
-    let deben_pasar = curso.ejercicios.iter().filter_map(|e| trabajo(solucion_de(e)?, e, LIMITE)).collect();
+    let mut deben_pasar: Vec<Trabajo> =
+        curso.ejercicios.iter().filter_map(|e| trabajo(solucion_de(e)?, e, LIMITE)).collect();
+    // Cada ejercicio resuelto solo, con sus vecinos sin resolver, pasa.
+    for (i, e) in curso.ejercicios.iter().enumerate() {
+        deben_pasar.extend(variante(variantes, e, &Clase::Sola(i)).and_then(|v| trabajo(v, e, LIMITE)));
+    }
     let mut resultados = en_paralelo(deben_pasar, A_LA_VEZ.min(2), false);
     let mut deben_fallar = Vec::new();
     for (i, e) in curso.ejercicios.iter().enumerate() {

@@ -146,6 +146,9 @@ impl Juicio<'_> {
             Some(v) => linea.push_str(&self.inicial(e, v, hay_de_compilar, &mut problema)),
             None => problema(Tipo::SinVerificar, format!("«{n}»: falta su variante inicial")),
         }
+        if let Some(v) = variante(self.variantes, e, &Clase::Sola(i)) {
+            self.solo(e, v, &mut problema);
+        }
         for incorrecta in &e.incorrectas {
             let Some(v) = variante(self.variantes, e, &Clase::Incorrecta(i, incorrecta.clone())) else { continue };
             match v.ejecutable.as_ref().map(|exe| self.resultado(exe, &e.pruebas)) {
@@ -157,11 +160,57 @@ impl Juicio<'_> {
                     Tipo::IncorrectaNoRechazada,
                     format!("«{n}»: la respuesta incorrecta {incorrecta} pasa las pruebas; faltan pruebas"),
                 ),
-                Some(Ok(_)) => linea.push_str(&format!("; rechaza {incorrecta}")),
+                Some(Ok(r)) => match self.propiedad_rota(e, incorrecta, &r) {
+                    Some(texto) => problema(Tipo::IncorrectaRechazadaPorOtra, texto),
+                    None => linea.push_str(&format!("; rechaza {incorrecta}")),
+                },
                 Some(Err(err)) => problema(Tipo::SinVerificar, err.to_string()),
             }
         }
         linea
+    }
+
+    /// Si la respuesta incorrecta dice qué propiedad rompe, alguna prueba de
+    /// esa propiedad debe fallar (o no terminar): si la rechaza otra prueba,
+    /// la propiedad no está probada. Devuelve el problema, si lo hay.
+    fn propiedad_rota(&self, e: &Ejercicio, incorrecta: &str, r: &Ejecucion) -> Option<String> {
+        let id = e.leer_incorrecta(&self.curso.raiz, incorrecta).ok()?.rompe?;
+        let propiedad = e.propiedad(&id)?;
+        if propiedad.pruebas.iter().any(|p| !r.pasadas.contains(p)) {
+            return None;
+        }
+        let fallan: Vec<&str> = e.pruebas.iter().filter(|p| !r.pasadas.contains(*p)).map(String::as_str).collect();
+        Some(format!(
+            "«{}»: {incorrecta} rompe «{id}», pero ninguna de sus pruebas falla (fallan: {}); la propiedad no está \
+             probada por sí misma",
+            e.nombre,
+            fallan.join(", ")
+        ))
+    }
+
+    /// Resuelto solo, con sus vecinos sin resolver, el ejercicio pasa sus
+    /// pruebas: un vecino a medias no rompe las de otro.
+    fn solo(&self, e: &Ejercicio, v: &Variante, problema: &mut impl FnMut(Tipo, String)) {
+        let n = &e.nombre;
+        let Some(exe) = &v.ejecutable else {
+            let primero = v.errores.first().map(|e| e.texto.as_str()).unwrap_or_default();
+            return problema(
+                Tipo::NoPasaSolo,
+                format!("«{n}» resuelto solo (sus vecinos sin resolver) no compila:\n{primero}"),
+            );
+        };
+        match self.resultado(exe, &e.pruebas) {
+            Ok(r) if r.pasan && r.corridas == e.pruebas.len() => {}
+            Ok(r) => problema(
+                Tipo::NoPasaSolo,
+                format!(
+                    "«{n}» resuelto solo (sus vecinos sin resolver) no pasa sus pruebas; si necesita otro \
+                     ejercicio, dilo con `requiere` en la lista:\n{}",
+                    r.salida
+                ),
+            ),
+            Err(err) => problema(Tipo::SinVerificar, err.to_string()),
+        }
     }
 
     /// El código inicial de este ejercicio hace fallar sus pruebas (o no
@@ -274,14 +323,23 @@ mod pruebas {
             compilar: false,
             pruebas: vec!["a::uno".into()],
             pistas: vec!["Una pista".into()],
-            incorrectas: vec!["incorrectas/a.rs".into()],
+            requiere: vec![],
+            propiedades: vec![],
+            incorrectas: vec!["incorrectas/a/mala.patch".into()],
         };
         let curso = Curso::en_memoria(&dir, vec![], vec![e.clone()], Hashes::new());
         let mut variantes = Variantes::new();
         let mut resultados = Resultados::new();
         for (clase, nombre) in [(Clase::Inicial, "inicial"), (Clase::Incorrecta(0, e.incorrectas[0].clone()), "mala")] {
             let exe = ejecutable(&dir, nombre);
-            let pasa = Ejecucion { pasan: true, corridas: 1, colgada: false, salida: String::new(), segundos: 0.1 };
+            let pasa = Ejecucion {
+                pasan: true,
+                corridas: 1,
+                colgada: false,
+                salida: String::new(),
+                segundos: 0.1,
+                pasadas: ["a::uno".to_string()].into(),
+            };
             resultados.insert((exe.clone(), e.pruebas.clone()), Ok(pasa));
             let v =
                 Variante { clase: clase.clone(), dir: dir.clone(), ejecutable: Some(exe), demo: None, errores: vec![] };

@@ -12,10 +12,16 @@
 //!   ejercicio: las pruebas de X fallan (o, si X es «haz que compile», no
 //!   compila, y el error señala el archivo de X). Así cada ejercicio
 //!   demuestra su propio fallo, no el de sus vecinos;
-//! - por cada respuesta incorrecta de X, la solución con esa respuesta: las
-//!   pruebas de X fallan.
+//! - por cada respuesta incorrecta de X (un parche contra la solución), la
+//!   solución con el parche aplicado: las pruebas de X fallan, y entre ellas
+//!   alguna de la propiedad que el parche dice romper;
+//! - por cada ejercicio X, el inicial del capítulo con solo X resuelto (y lo
+//!   que X requiere, y los «haz que compile»): las pruebas de X pasan. Un
+//!   vecino sin resolver no rompe las pruebas de otro.
 //!
-//! Las pruebas son siempre las mismas: las de `exercises/NN-.../tests/`.
+//! Las pruebas son siempre las mismas: las de `exercises/NN-.../tests/`. La
+//! ejecuta `cargo curso mantenimiento comprueba` (y la integración continua,
+//! en su paso 4); con `--repite N`, N veces, para ver pruebas inestables.
 
 pub mod compilar;
 pub mod ejecutar;
@@ -29,7 +35,6 @@ pub use ejecutar::Ejecucion;
 use crate::error::{Hallazgo, Lugar, Tipo};
 use crate::modelo::Curso;
 use crate::procesos::directorio_target;
-use variantes::Clase;
 
 /// Lo que encontró la verificación.
 #[derive(Debug, Default)]
@@ -42,31 +47,14 @@ pub struct Informe {
     pub tiempos: Vec<String>,
 }
 
-/// Hasta dónde llega la verificación.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Alcance {
-    /// Lo que ve quien aprende: con el código inicial de su capítulo, las
-    /// pruebas de cada ejercicio fallan (o no compila, si es «haz que
-    /// compile»), y son exactamente las de la lista. Es la que corre
-    /// `cargo test`: una variante por capítulo. Que la solución pasa esas
-    /// mismas pruebas ya lo demuestra `cargo test` al probar `soluciones-NN`,
-    /// que usa el mismo archivo de pruebas.
-    Esencial,
-    /// Además, la solución pasa y su demo se ejecuta, cada ejercicio
-    /// demuestra su propio fallo (la solución con solo su archivo tomado del
-    /// inicial) y cada respuesta incorrecta conocida falla. Es la que corre `cargo curso mantenimiento comprueba` (y la
-    /// integración continua, justo después de `cargo test`).
-    Completa,
-}
-
 /// Verifica los ejercicios del curso (todos los de `curso.ejercicios`: para
 /// verificar unos pocos, [`Curso::con_ejercicios`]).
-pub fn verificar(curso: &Curso, alcance: Alcance) -> Informe {
+pub fn verificar(curso: &Curso) -> Informe {
     let mut informe = Informe { problemas: curso.validar(), ..Default::default() };
     if !informe.problemas.is_empty() {
         return informe;
     }
-    let mut fallo = |e: crate::Error| {
+    let fallo = |informe: &mut Informe, e: crate::Error| {
         informe.problemas.push(Hallazgo::con_tipo(Lugar::Curso, Tipo::SinVerificar, e.to_string()));
     };
     // Un espacio de trabajo por conjunto de capítulos, con un `target/` común:
@@ -82,28 +70,30 @@ pub fn verificar(curso: &Curso, alcance: Alcance) -> Informe {
     let numeros: Vec<String> = curso.capitulos_con_ejercicios().iter().filter_map(|c| numero(curso, c)).collect();
     let base = curso.ruta("target/verificacion").join(format!("ws-{}", numeros.join("-")));
     let mut variantes = match variantes::preparar(curso, &base) {
-        Ok(v) => v,
+        Ok((v, no_se_aplican)) => {
+            informe.problemas.extend(no_se_aplican);
+            v
+        }
         Err(e) => {
-            fallo(e);
+            fallo(&mut informe, e);
             return informe;
         }
     };
-    // Las demás variantes se escriben igual (así no se borran de una
-    // verificación completa anterior), pero no se compilan ni se prueban.
-    if alcance == Alcance::Esencial {
-        variantes.retain(|_, v| v.clase == Clase::Inicial);
-    }
     let inicio = Instant::now();
     if let Err(e) = compilar::compilar(&base, &target, &mut variantes) {
-        fallo(e);
+        fallo(&mut informe, e);
         return informe;
     }
     let segundos = inicio.elapsed().as_secs_f64();
-    informe.tiempos.push(format!("compilar {} variantes: {segundos:.1} s", variantes.len()));
+    informe.tiempos.push(format!("compilar {} variantes: {} s", variantes.len(), medidas::numero(segundos, 1)));
     let inicio = Instant::now();
     let resultados = ejecutar::ejecutar_todas(curso, &variantes);
     let segundos = inicio.elapsed().as_secs_f64();
-    informe.tiempos.push(format!("ejecutar {} pruebas de variantes: {segundos:.1} s", resultados.len()));
+    informe.tiempos.push(format!(
+        "ejecutar {} pruebas de variantes: {} s",
+        resultados.len(),
+        medidas::numero(segundos, 1)
+    ));
     let inicio = Instant::now();
     let juicio = juicio::Juicio { curso, variantes: &variantes, resultados: &resultados };
     for capitulo in curso.capitulos_con_ejercicios() {
@@ -111,7 +101,7 @@ pub fn verificar(curso: &Curso, alcance: Alcance) -> Informe {
         informe.problemas.extend(v.problemas);
         informe.resumen.extend(v.resumen);
     }
-    informe.tiempos.push(format!("listas y demos: {:.1} s", inicio.elapsed().as_secs_f64()));
+    informe.tiempos.push(format!("listas y demos: {} s", medidas::numero(inicio.elapsed().as_secs_f64(), 1)));
     informe
 }
 

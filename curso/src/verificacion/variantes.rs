@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::error::Error;
+use crate::error::{Error, Hallazgo, Lugar, Tipo};
 use crate::modelo::{Curso, Ejercicio, normalizar};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +16,8 @@ pub enum Clase {
     Mutante(usize),
     /// La solución con una respuesta incorrecta del ejercicio `usize`.
     Incorrecta(usize, String),
+    /// El inicial con solo el ejercicio `usize` resuelto (y los que necesita).
+    Sola(usize),
 }
 
 #[derive(Debug)]
@@ -44,6 +46,7 @@ pub fn nombre_paquete(e: &Ejercicio, clase: &Clase) -> String {
         Clase::Solucion => format!("v{n}-solucion"),
         Clase::Inicial => format!("v{n}-inicial"),
         Clase::Mutante(_) => format!("v{n}-{}-inicial", e.nombre),
+        Clase::Sola(_) => format!("v{n}-{}-solo", e.nombre),
         Clase::Incorrecta(_, archivo) => {
             let base = Path::new(archivo).file_stem().unwrap_or_default().to_string_lossy();
             format!("v{n}-{}-incorrecta-{base}", e.nombre)
@@ -57,8 +60,9 @@ pub fn variante<'a>(variantes: &'a Variantes, e: &Ejercicio, clase: &Clase) -> O
 }
 
 /// Escribe en `base` el espacio de trabajo con todas las variantes de los
-/// ejercicios del curso.
-pub fn preparar(curso: &Curso, base: &Path) -> Result<Variantes, Error> {
+/// ejercicios del curso. Devuelve también las respuestas incorrectas que ya
+/// no se aplican sobre su solución (sin variante: no se pueden probar).
+pub fn preparar(curso: &Curso, base: &Path) -> Result<(Variantes, Vec<Hallazgo>), Error> {
     // Los archivos se escriben solo si cambian, y lo que sobra de una
     // verificación anterior se borra al final: así cargo no recompila las
     // variantes que no cambiaron.
@@ -91,17 +95,50 @@ pub fn preparar(curso: &Curso, base: &Path) -> Result<Variantes, Error> {
             curso.ejercicios_de(capitulo).map(|e| (e.archivo.as_str(), inicial[&e.nombre].clone())).collect();
         anadir(primero, Clase::Inicial, curso.ruta(primero.carpeta()), todos_iniciales)?;
     }
+    let mut no_se_aplican = Vec::new();
     for (i, e) in curso.ejercicios.iter().enumerate() {
         let solucion = curso.ruta(e.carpeta_solucion());
         anadir(e, Clase::Mutante(i), solucion.clone(), vec![(&e.archivo, inicial[&e.nombre].clone())])?;
+        // Resuelto solo: el inicial del capítulo con la solución de este
+        // ejercicio y de los que necesita antes (los que requiere y los «haz
+        // que compile», sin los que el capítulo no compila).
+        let resueltos = curso
+            .ejercicios_de(&e.capitulo)
+            .filter(|o| o.nombre == e.nombre || o.compilar || e.requiere.contains(&o.nombre))
+            .map(|o| o.nombre.as_str())
+            .collect::<Vec<_>>();
+        let mut archivos = Vec::new();
+        for o in curso.ejercicios_de(&e.capitulo) {
+            let contenido = if resueltos.contains(&o.nombre.as_str()) {
+                let ruta = solucion.join(&o.archivo);
+                fs::read(&ruta).map_err(|err| Error::leer(ruta, err))?
+            } else {
+                inicial[&o.nombre].clone()
+            };
+            archivos.push((o.archivo.as_str(), contenido));
+        }
+        anadir(e, Clase::Sola(i), curso.ruta(e.carpeta()), archivos)?;
+        let ruta = solucion.join(&e.archivo);
+        let original = fs::read_to_string(&ruta).map_err(|err| Error::leer(&ruta, err))?;
         for incorrecta in &e.incorrectas {
-            let ruta = solucion.join(incorrecta);
-            let contenido = fs::read(&ruta).map_err(|err| Error::leer(ruta, err))?;
-            anadir(e, Clase::Incorrecta(i, incorrecta.clone()), solucion.clone(), vec![(&e.archivo, contenido)])?;
+            let aplicada = e.leer_incorrecta(&curso.raiz, incorrecta).and_then(|inc| inc.aplicar(&original));
+            match aplicada {
+                Ok(contenido) => anadir(
+                    e,
+                    Clase::Incorrecta(i, incorrecta.clone()),
+                    solucion.clone(),
+                    vec![(&e.archivo, contenido.into_bytes())],
+                )?,
+                Err(err) => no_se_aplican.push(Hallazgo::con_tipo(
+                    Lugar::Ejercicio(e.nombre.clone()),
+                    Tipo::IncorrectaNoSeAplica,
+                    err.to_string(),
+                )),
+            }
         }
     }
     borrar_sobrantes(&crates, &escritos).map_err(|e| Error::escribir(&crates, e))?;
-    Ok(variantes)
+    Ok((variantes, no_se_aplican))
 }
 
 /// El `Cargo.toml` del espacio de trabajo (el de la raíz con otros

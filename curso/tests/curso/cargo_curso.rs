@@ -122,6 +122,13 @@ fn error_claro(o: &Output, contiene: &str) {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// Ningún número que lea quien aprende lleva punto decimal («4.0 s»): el
+/// curso escribe «4,0 s».
+fn sin_punto_decimal(t: &str) {
+    let cantidad = regex::Regex::new(r"\b\d+\.\d+ ?(s|ms|µs|ns|%|B|KiB|MiB|GiB)\b").unwrap();
+    assert!(!cantidad.is_match(t), "una cantidad con punto decimal: {:?}\n{t}", cantidad.find(t).map(|m| m.as_str()));
+}
+
 fn resolver(dir: &Path, e: &Ejercicio) {
     std::fs::copy(dir.join(e.carpeta_solucion()).join(&e.archivo), dir.join(e.carpeta()).join(&e.archivo)).unwrap();
 }
@@ -139,31 +146,63 @@ fn un_recorrido_completo_por_las_ordenes() {
     let t = texto(&o);
     assert!(t.contains("· pendiente") && t.contains("lanzable") && t.contains("Progreso: [----"), "{t}");
 
-    // pista, y un nombre mal escrito.
+    // pista: una cada vez, de menos a más, y recuerda cuál viste; --todas las da todas.
     let o = curso(&dir, &["pista", "reparte"], "");
-    assert!(o.status.success() && texto(&o).contains("Pista 1:"), "{}", texto(&o));
+    assert!(o.status.success() && texto(&o).contains("Pista 1 de 2:"), "{}", texto(&o));
+    assert!(texto(&o).contains("queda 1") && !texto(&o).contains("Pista 2"), "{}", texto(&o));
+    let t = texto(&curso(&dir, &["pista", "reparte"], ""));
+    assert!(t.contains("Pista 2 de 2:") && t.contains("Era la última") && !t.contains("Pista 1"), "{t}");
+    let t = texto(&curso(&dir, &["pista", "reparte"], ""));
+    assert!(t.contains("ya la habías visto") && t.contains("--todas"), "{t}");
+    let t = texto(&curso(&dir, &["pista", "reparte", "--todas"], ""));
+    assert!(t.contains("Pista 1 de 2:") && t.contains("Pista 2 de 2:"), "{t}");
     error_claro(&curso(&dir, &["pista", "repartee"], ""), "¿quisiste decir «reparte»?");
     error_claro(&curso(&dir, &["verifica", "nada-parecido-xyz"], ""), "no hay ningún ejercicio");
 
-    // verifica: el inicial de «lanzable» no compila, y se muestra el error entero.
+    // verifica: el inicial de «lanzable» no compila, y se muestra el error,
+    // con la primera pista.
     let o = curso(&dir, &["verifica", "lanzable"], "");
     error_claro(&o, "todavía no pasa");
     let t = texto(&o);
     assert!(t.contains("No compila") && t.contains("future cannot be sent between threads safely"), "{t}");
+    assert!(t.contains("Pista: ") && t.contains("¿Otra pista? cargo curso pista lanzable"), "{t}");
+    // «reparte», con «lanzable» sin resolver: el error es del otro, y lo dice primero.
+    let t = texto(&curso(&dir, &["verifica", "reparte"], ""));
+    assert!(t.contains("el error está en el archivo de otro ejercicio: «lanzable»"), "{t}");
 
     // La solución de un ejercicio sin superar no se enseña sin pedirlo.
     error_claro(&curso(&dir, &["solucion", "lanzable"], ""), "--mostrar");
     let o = curso(&dir, &["solucion", "lanzable", "--mostrar"], "");
     assert!(o.status.success() && texto(&o).contains("solutions/06-hilos-verdes/src/lanzable.rs"));
 
-    // Resuelto: pasa, queda hecho y ya se puede ver la solución.
+    // Resuelto: pasa, queda hecho, el siguiente es el de su capítulo y ya se
+    // puede ver la solución.
     std::fs::copy(&sol, &ej).unwrap();
     let o = curso(&dir, &["verifica", "lanzable"], "");
     assert!(o.status.success(), "{}", texto(&o));
     assert!(texto(&o).contains("✔ Pasan sus"), "{}", texto(&o));
+    assert!(texto(&o).contains("Siguiente, en este capítulo: «reparte»"), "{}", texto(&o));
     let t = texto(&curso(&dir, &["lista"], ""));
     assert!(t.contains("✔ hecho") && t.contains("] 1/"), "{t}");
+    assert!(t.contains("reparte") && t.lines().any(|l| l.contains("reparte") && l.contains("← siguiente")), "{t}");
     assert!(curso(&dir, &["solucion", "lanzable"], "").status.success());
+
+    // Una respuesta incorrecta típica (multiplicar en u32): la pantalla cabe
+    // en una terminal y empieza por el mensaje del curso, no por mil pánicos.
+    let reparte = dir.join("exercises/06-hilos-verdes/src/reparte.rs");
+    let bien = std::fs::read_to_string(dir.join("solutions/06-hilos-verdes/src/reparte.rs")).unwrap();
+    std::fs::write(&reparte, bien.replace("u64::from(i) * u64::from(i)", "(i * i) as u64")).unwrap();
+    let o = curso(&dir, &["verifica", "reparte"], "");
+    error_claro(&o, "todavía no pasa");
+    let t = texto(&o);
+    assert!(t.lines().count() <= 40, "la pantalla tiene {} líneas:\n{t}", t.lines().count());
+    let curso_dice = t.find("i * i no cabe en u32").unwrap_or_else(|| panic!("falta el mensaje del curso:\n{t}"));
+    let panico = t.find("desbordamiento al multiplicar").unwrap_or_else(|| panic!("falta el pánico:\n{t}"));
+    assert!(curso_dice < panico, "el mensaje del curso debe ir antes que el pánico:\n{t}");
+    assert!(t.contains("✘ Falla 1 de ") && t.contains(" veces)"), "{t}");
+    sin_punto_decimal(&t);
+    assert!(dir.join(".curso/ultima-verificacion.txt").is_file());
+    std::fs::write(&reparte, &bien).unwrap();
 
     // Un archivo cambiado después de verificar ya no cuenta como hecho.
     std::fs::write(&ej, std::fs::read_to_string(&sol).unwrap() + "\n// otro cambio\n").unwrap();
@@ -182,6 +221,10 @@ fn un_recorrido_completo_por_las_ordenes() {
     std::fs::remove_dir_all(dir.join(".curso")).unwrap();
     let copias: Vec<_> = std::fs::read_dir(dir.join("mis-copias")).unwrap().flatten().collect();
     assert_eq!(copias.len(), 1);
+    // Con la fecha y la hora, no con segundos desde 1970: lanzable-2026-12-02-1735.rs
+    let nombre = copias[0].file_name().to_string_lossy().into_owned();
+    let fecha = regex::Regex::new(r"^lanzable-\d{4}-\d{2}-\d{2}-\d{4}(\d{2})?\.rs$").unwrap();
+    assert!(fecha.is_match(&nombre), "{nombre}");
     assert_eq!(std::fs::read_to_string(copias[0].path()).unwrap(), antes);
     assert!(texto(&curso(&dir, &["lista"], "")).contains("· pendiente      lanzable"));
 
@@ -189,7 +232,7 @@ fn un_recorrido_completo_por_las_ordenes() {
     let o = curso(&dir, &["vigila", "reparte", "--manual"], "p\nq\n");
     assert!(o.status.success(), "{}", texto(&o));
     let t = texto(&o);
-    assert!(t.contains("Vigilando «reparte»") && t.contains("Enter: volver a probar") && t.contains("Pista 1:"), "{t}");
+    assert!(t.contains("Vigilando «reparte»") && t.contains("Enter: volver a probar") && t.contains("Pista "), "{t}");
 }
 
 #[test]

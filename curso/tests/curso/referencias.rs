@@ -109,6 +109,28 @@ fn el_codigo_que_el_libro_incluye_tampoco_cita_textos_ocultos() {
 }
 
 #[test]
+fn discutir_con_un_texto_sin_citarlo_es_un_problema() {
+    // Un párrafo que responde a «la crítica» sin citarla, y una frase traducida de un original
+    // inglés sin decir de dónde sale: los dos se ven, en su línea.
+    let sin_cita = format!(
+        "{CAPITULO}\nLa crítica dice que async es fácil\npero no simple.\n\n\
+         Lo llama el «planificador humano en el bucle» (*human scheduler in the loop*).\n"
+    );
+    let p = problemas(&curso_minimo("discusion-sin-cita", REFERENCIAS, &sin_cita, REGISTRO));
+    assert_eq!(p.len(), 2, "{p:#?}");
+    assert!(alguno(&p, Tipo::DiscusionSinCita, CAP, 5, "«La crítica» responde a un texto sin decir cuál"), "{p:#?}");
+    assert!(alguno(&p, Tipo::DiscusionSinCita, CAP, 8, "traduce una frase de un original inglés"), "{p:#?}");
+
+    // Los mismos párrafos, cada uno con su cita (en cualquier línea del párrafo): nada que decir.
+    let citado = format!(
+        "{CAPITULO}\nLa crítica dice que async es fácil\npero no simple ([un artículo](referencias.md#ref-articulo)).\n\n\
+         Lo llama el «planificador humano en el bucle» (*human scheduler in the loop*)\n\
+         ([un artículo](referencias.md#ref-articulo)).\n"
+    );
+    assert_eq!(problemas(&curso_minimo("discusion-citada", REFERENCIAS, &citado, REGISTRO)), []);
+}
+
+#[test]
 fn citar_una_entrada_que_no_existe_es_un_problema() {
     let capitulo = format!("{CAPITULO}\nVéase [otra](referencias.md#ref-no-existe) y [mal](referencias.md#cola).\n");
     let registro = REGISTRO.replace("\"articulo\"", "\"tampoco\"");

@@ -37,9 +37,10 @@ pub struct Reparto {
 }
 
 /// Cálculo si el hilo usó la CPU al menos la mitad del tramo; si no, espera.
-/// Cuidado con dos bordes: `pared` puede ser impar (en nanosegundos) y un
+/// Cuidado con tres bordes: `pared` puede ser impar (en nanosegundos), un
 /// tramo puede traer cualquier `Duration`, también `Duration::MAX`, sin que
-/// la cuenta entre en pánico por desbordar.
+/// la cuenta entre en pánico por desbordar, y en un tramo muy largo decide
+/// un solo nanosegundo (que un `f64` pierde al redondear).
 pub fn clasifica(tramo: &Tramo) -> Clase {
     let _ = tramo;
     todo!("compara tramo.cpu con la mitad de tramo.pared")

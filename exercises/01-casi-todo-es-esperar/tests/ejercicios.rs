@@ -6,8 +6,9 @@
 //!
 //! - `tramos`: la clase sale de la CPU frente a la pared, nunca del nombre ni
 //!   de lo que dura; el límite es exactamente la mitad, también con
-//!   nanosegundos impares; ningún tramo hace entrar la cuenta en pánico
-//!   (`Duration::MAX`); `reparte` suma la pared, no la CPU.
+//!   nanosegundos impares y en tramos larguísimos, donde decide un
+//!   nanosegundo que la coma flotante pierde; ningún tramo hace entrar la
+//!   cuenta en pánico (`Duration::MAX`); `reparte` suma la pared, no la CPU.
 //! - `aforo`: cuentas en nanosegundos enteros, sin pasar por milisegundos ni
 //!   por coma flotante (que se equivoca justo en los casos exactos); la ley
 //!   de Little redondea hacia arriba; nada desborda ni entra en pánico.
@@ -77,6 +78,23 @@ mod tramos {
         assert_eq!(clasifica(&justo), Clase::Calculo, "501 ns de CPU en 1001 ns de tramo pasan de la mitad: cálculo");
         let mas_cpu = tramo("ruido de medida", Duration::from_nanos(999), Duration::from_nanos(1_000));
         assert_eq!(clasifica(&mas_cpu), Clase::Calculo, "si la CPU medida pasa de la pared (ruido), es cálculo");
+    }
+
+    #[test]
+    fn el_limite_sin_coma_flotante() {
+        // 10⁸ s y 1 ns de pared: la mitad son 5·10⁷ s y medio nanosegundo. Un
+        // f64 guarda unas 16 cifras y aquí el nanosegundo es la 18.ª.
+        let pared = Duration::new(100_000_000, 1);
+        let debajo = tramo("largo", pared, Duration::from_secs(50_000_000));
+        assert_eq!(
+            clasifica(&debajo),
+            Clase::Espera,
+            "5·10⁷ s de CPU en 10⁸ s y 1 ns de pared se quedan medio nanosegundo por debajo de la mitad: \
+             espera. ¿Comparaste con as_secs_f64()? En coma flotante ese nanosegundo se pierde al \
+             redondear; compara las Duration (o los nanosegundos en u128), que son exactas"
+        );
+        let encima = tramo("largo", pared, Duration::new(50_000_000, 1));
+        assert_eq!(clasifica(&encima), Clase::Calculo, "5·10⁷ s y 1 ns de CPU pasan de la mitad: cálculo");
     }
 
     #[test]

@@ -18,6 +18,10 @@
 //!    espera en `compartido.despertador` (`wait` suelta el candado y duerme
 //!    de una vez, y lo recupera al despertar).
 //! 4. Al salir, resta 1 a `compartido.dormidos`, con el candado aún tomado.
+//!
+//! Las pruebas que empiezan por `todo_junto` ponen en marcha el ejecutor
+//! entero, con tus cuatro piezas: resuelve antes los ejercicios 1 a 3. Las
+//! demás solo usan `aparca`.
 
 use std::sync::atomic::Ordering;
 

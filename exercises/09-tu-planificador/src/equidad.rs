@@ -15,6 +15,11 @@
 //! 5. Si la cola global también está vacía, roba: `self.roba(compartido)`
 //!    (que usa tu `roba_mitad` del ejercicio 1).
 //! 6. Si nada de eso da una tarea, `None`: el bucle se irá a dormir.
+//!
+//! Este ejercicio se apoya en los dos anteriores: sus pruebas llaman a tu
+//! `siguiente_local` (ejercicio 2) y, al robar, a tu `roba_mitad`
+//! (ejercicio 1). Resuélvelos antes; si no, sus `todo!()` harán fallar estas
+//! pruebas.
 
 use std::sync::Arc;
 

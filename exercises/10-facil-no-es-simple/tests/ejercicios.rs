@@ -66,6 +66,8 @@ mod apoyo {
         let pool = ThreadPoolBuilder::new()
             .num_threads(hilos)
             .thread_name(|i| format!("rayon-prueba-{i}"))
+            // Pila de sobra: una prueba de `salta` devuelve resultados grandes.
+            .stack_size(16 << 20)
             .panic_handler(move |_| {
                 cuenta.fetch_add(1, Ordering::SeqCst);
             })
@@ -410,7 +412,7 @@ mod salta {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, mpsc};
 
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicU64, AtomicUsize};
     use std::time::Duration;
 
     use dos_pools::salta::a_rayon_si_esperan;
@@ -542,6 +544,68 @@ mod salta {
         p.espera_a_que_se_vacie("el trabajo");
         assert!(espera.is_woken(), "el trabajo terminó y nadie despertó a quien esperaba");
         assert!(assert_ready!(espera.poll()));
+    }
+
+    /// La cancelación que llega justo cuando el trabajo termina, apuntada con
+    /// cuidado. Cada trabajo devuelve un resultado grande (256 KiB): moverlo
+    /// al canal lleva unas decenas de microsegundos, así que el hueco entre
+    /// mirar `is_closed()` y terminar el envío deja de ser de nanosegundos. El
+    /// trabajo y la prueba se esperan girando, para salir a la vez, y la prueba
+    /// suelta la espera tras un retraso que cambia de ronda en ronda: barre
+    /// una y otra vez lo que pasa en el hilo de Rayon entre el final del
+    /// cálculo y el envío. Con una solución correcta no pasa nada en ninguna
+    /// ronda: las rondas (400, o las que quepan en 300 ms) solo son lo que
+    /// tarda la prueba en darla por buena.
+    #[test]
+    fn cancelar_justo_al_terminar_nunca_hace_entrar_en_panico() {
+        const GRANDE: usize = 256 * 1024;
+        /// Gira hasta que `listo()`; si tarda (en una máquina ocupada el otro
+        /// hilo puede estar esperando turno), cede el núcleo de vez en cuando.
+        fn gira_hasta(listo: impl Fn() -> bool) {
+            let inicio = std::time::Instant::now();
+            let mut vueltas = 0u32;
+            while !listo() {
+                vueltas = vueltas.wrapping_add(1);
+                if vueltas.is_multiple_of(64) && inicio.elapsed() > Duration::from_micros(200) {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+        let p = pool_de_un_hilo();
+        let listo = Arc::new(AtomicU64::new(u64::MAX));
+        let salida = Arc::new(AtomicU64::new(u64::MAX));
+        let hasta = std::time::Instant::now() + Duration::from_millis(300);
+        for ronda in 0..400u64 {
+            let (l, s) = (listo.clone(), salida.clone());
+            let mut espera = task::spawn(a_rayon_si_esperan(&p.pool, move || {
+                let resultado = [ronda as u8; GRANDE];
+                l.store(ronda, Ordering::SeqCst);
+                gira_hasta(|| s.load(Ordering::SeqCst) == ronda);
+                resultado
+            }));
+            assert_pending!(espera.poll());
+            gira_hasta(|| listo.load(Ordering::SeqCst) == ronda);
+            salida.store(ronda, Ordering::SeqCst);
+            let retraso = std::time::Instant::now() + Duration::from_micros(ronda % 100);
+            while std::time::Instant::now() < retraso {
+                std::hint::spin_loop();
+            }
+            drop(espera);
+            if p.panicos() > 0 || std::time::Instant::now() > hasta {
+                eprintln!("DIAG ronda {ronda}");
+                break;
+            }
+        }
+        p.espera_a_que_se_vacie("los trabajos");
+        assert_eq!(
+            p.panicos(),
+            0,
+            "un trabajo entró en pánico en Rayon: quien esperaba se fue justo cuando el trabajo acababa. Mirar \
+             is_closed() y después enviar son dos pasos, y entre los dos quien espera puede irse: el envío \
+             falla aunque acabaras de mirar. Envía sin más y, si falla, ignóralo (`let _ = tx.send(...)`)"
+        );
     }
 
     /// Con hilos de verdad: cancelaciones en momentos al azar, antes, durante

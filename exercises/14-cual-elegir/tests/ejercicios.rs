@@ -252,16 +252,18 @@ mod dimensiona {
 ///   (`los_permisos_vuelven_al_soltarlos`, `en_un_servicio_con_tareas`);
 /// - nadie espera: sin sitio, `Err` en el acto (`sin_sitio_rechaza_sin_esperar`;
 ///   cada llamada de estas pruebas tiene un límite de un segundo);
-/// - tomar y comprobar es una sola operación: con varios hilos a la vez, las
-///   normales nunca se comen la reserva (`con_hilos_a_la_vez_la_reserva_aguanta`).
+/// - tomar y comprobar es una sola operación: si otra normal se cuela justo
+///   después de mirar los permisos libres (la prueba la cuela ahí con una
+///   costura, siempre), la reserva aguanta (`entre_mirar_y_tomar_no_se_cuela_nadie`);
+///   y con varios hilos a la vez, las normales nunca se comen la reserva
+///   (`con_hilos_a_la_vez_la_reserva_aguanta`).
 mod descarte {
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::{Barrier, mpsc};
+    use std::sync::{Arc, Barrier, Mutex, mpsc};
     use std::time::{Duration, Instant};
 
-    use cual_elegir::descarte::{Portero, Prioridad, Rechazada};
-    use tokio::sync::OwnedSemaphorePermit;
+    use cual_elegir::descarte::{Portero, Prioridad, Rechazada, Semaforo};
+    use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
     /// `entra(&portero, prioridad)` en otro hilo, con un segundo como mucho:
     /// una versión que espera en vez de rechazar falla aquí, no colgada.
@@ -343,6 +345,71 @@ mod descarte {
         assert_eq!(entra(&portero, Prioridad::Normal).err(), Some(Rechazada), "lleno: una normal, también");
         drop(dentro);
         assert_eq!(portero.libres(), 3);
+    }
+
+    /// El semáforo de Tokio, con una costura: la primera vez que alguien mira
+    /// los permisos libres después de `arma`, justo después de leerlos,
+    /// ejecuta `entre_medias`. Es lo que pasaría si el sistema parase ese hilo
+    /// en ese instante y otro entrase: el hueco entre mirar y tomar se abre
+    /// siempre, no cuando la suerte quiere.
+    struct ConCostura {
+        real: Arc<Semaphore>,
+        entre_medias: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    }
+
+    impl ConCostura {
+        fn arma(&self, entre_medias: impl FnOnce() + Send + 'static) {
+            *self.entre_medias.lock().unwrap() = Some(Box::new(entre_medias));
+        }
+    }
+
+    impl Semaforo for ConCostura {
+        type Permiso = OwnedSemaphorePermit;
+
+        fn available_permits(&self) -> usize {
+            let libres = self.real.available_permits();
+            let entre_medias = self.entre_medias.lock().unwrap().take();
+            if let Some(entre_medias) = entre_medias {
+                entre_medias();
+            }
+            libres
+        }
+
+        fn try_acquire_owned(self: Arc<Self>) -> Result<OwnedSemaphorePermit, TryAcquireError> {
+            self.real.clone().try_acquire_owned()
+        }
+    }
+
+    #[test]
+    fn entre_mirar_y_tomar_no_se_cuela_nadie() {
+        // 3 permisos, 1 reservado: caben 2 normales. Ya hay una dentro, así
+        // que solo cabe una más. Llega una normal y, en cuanto mira los
+        // permisos libres, se cuela otra normal.
+        let semaforo = Arc::new(ConCostura { real: Arc::new(Semaphore::new(3)), entre_medias: Mutex::new(None) });
+        let portero = Portero::con_semaforo(semaforo.clone(), 1);
+        let primera = portero.entra(Prioridad::Normal).expect("con todo libre, una normal entra");
+        let colada: Arc<Mutex<Option<Result<OwnedSemaphorePermit, Rechazada>>>> = Arc::default();
+        let (otro, anota) = (portero.clone(), colada.clone());
+        semaforo.arma(move || *anota.lock().unwrap() = Some(otro.entra(Prioridad::Normal)));
+        let la_nuestra = portero.entra(Prioridad::Normal);
+        let colada = colada.lock().unwrap().take();
+        assert!(
+            colada.is_some(),
+            "la prueba hace entrar a otra normal justo después de que mires los permisos libres, y `entra` no \
+             los miró nunca: usa available_permits() para saber si una normal deja la reserva intacta"
+        );
+        let dentro = usize::from(la_nuestra.is_ok()) + usize::from(colada.as_ref().is_some_and(|r| r.is_ok()));
+        assert_eq!(
+            (dentro, portero.libres()),
+            (1, 1),
+            "solo cabía una normal más y entraron {dentro}, con {} permisos libres al final (la reserva es 1). \
+             Entre que miraste los permisos libres y tomaste uno se coló otra normal: la prueba la hace entrar \
+             justo ahí, como podría hacerlo otro hilo. Toma el permiso primero (try_acquire_owned) y comprueba \
+             después; si una normal ha dejado menos de `reserva` libres, suéltalo y rechaza",
+            portero.libres()
+        );
+        drop((primera, la_nuestra, colada));
+        assert_eq!(portero.libres(), 3, "al soltarlos, todos los permisos vuelven");
     }
 
     #[test]

@@ -2,20 +2,27 @@
 //!
 //! Una tarea que hace algo bloqueante (un `std::thread::sleep`, un cálculo
 //! largo, un candado de `std` que no llega) deja a su trabajador sin volver
-//! al planificador. Las métricas estables de Tokio 1.54 lo delatan, pero no
-//! como podrías creer: el tiempo ocupado de un trabajador se publica cuando
-//! se aparca o hace mantenimiento, así que, mientras dura el bloqueo, **no
-//! sube**. Lo que sí se ve es `worker_park_unpark_count`: sube al aparcarse
-//! y al despertar, de modo que un valor impar es un trabajador aparcado
-//! (dormido, sin trabajo) y uno par, un trabajador despierto.
+//! al planificador. Las métricas estables de Tokio 1.54 lo delatan si miras
+//! dos a la vez:
+//!
+//! - `worker_park_unpark_count` sube al aparcarse y al despertar: un valor
+//!   impar es un trabajador aparcado (dormido, sin trabajo) y uno par, un
+//!   trabajador despierto. Pero un trabajador saturado y sano, que siempre
+//!   encuentra trabajo, tampoco se aparca: su contador se queda quieto igual
+//!   que el del bloqueado.
+//! - `worker_total_busy_duration` se publica al aparcarse y en cada tic de
+//!   mantenimiento, que el trabajador hace cada 61 tareas que sondea (el
+//!   `event_interval` por defecto). Al saturado le sube; al bloqueado, que
+//!   no vuelve al planificador, no.
 //!
 //! `atascados` recibe muestras tomadas cada cierto tiempo (no siempre el
 //! mismo) y devuelve, en orden creciente, los trabajadores que **al final**
 //! de las muestras llevan al menos `umbral` despiertos (contador par) sin que
-//! su contador cambie. El tiempo se cuenta con los instantes de las muestras:
-//! desde la primera muestra con el valor que tiene la última hasta la última.
-//! Un trabajador que estuvo quieto un rato y luego se movió ya no está
-//! atascado. Con menos de dos muestras no hay nada que decir.
+//! cambien ni su contador ni su tiempo ocupado. El tiempo se cuenta con los
+//! instantes de las muestras: desde la primera muestra con los dos valores
+//! que tiene la última hasta la última. Un trabajador que estuvo quieto un
+//! rato y luego se movió ya no está atascado. Con menos de dos muestras no
+//! hay nada que decir.
 
 use std::time::Duration;
 
@@ -41,7 +48,7 @@ pub fn muestra(metricas: &tokio::runtime::RuntimeMetrics, instante: Duration) ->
 }
 
 /// Los trabajadores que, al final de las muestras, llevan al menos `umbral`
-/// despiertos y sin moverse.
+/// despiertos y sin moverse: ni su contador ni su tiempo ocupado.
 pub fn atascados(muestras: &[Muestra], umbral: Duration) -> Vec<usize> {
     let _ = (muestras, umbral);
     todo!("todavía sin resolver: para cada trabajador, mira su contador en la última muestra y hacia atrás")

@@ -7,7 +7,8 @@
 //! - un tramo `peticion` con el campo `id` que cubra toda la petición, del
 //!   primer evento al último;
 //! - dentro de él, un tramo `autentica` y un tramo `consulta`, cada uno
-//!   cubriendo su paso entero (el de la consulta, también la espera);
+//!   cubriendo su paso entero, también sus esperas: cada sondeo del paso
+//!   ocurre dentro de su tramo;
 //! - la consulta corre en otra tarea: su tramo tiene que seguir colgando del
 //!   de la petición;
 //! - dos peticiones a la vez en el mismo hilo no pueden mezclar sus eventos.
@@ -16,6 +17,9 @@
 //! campos, los que quieras.
 
 use std::time::Duration;
+
+/// Lo que tarda en contestar el servicio de autenticación.
+pub const AUTENTICA: Duration = Duration::from_millis(3);
 
 /// Atiende una petición: autentica, consulta en otra tarea y responde.
 pub async fn atiende(id: u64, retraso: Duration) -> u64 {
@@ -28,7 +32,7 @@ pub async fn atiende(id: u64, retraso: Duration) -> u64 {
 }
 
 async fn autentica(id: u64) -> u64 {
-    tokio::task::yield_now().await;
+    tokio::time::sleep(AUTENTICA).await; // pregunta a otro servicio
     tracing::info!("autenticado");
     id * 10
 }

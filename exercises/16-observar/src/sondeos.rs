@@ -10,6 +10,12 @@
 //! - `ocupado`: el tiempo pasado **dentro**, sumando cada entrada hasta su
 //!   salida (el tiempo entre una salida y la entrada siguiente no cuenta).
 //!
+//! Un tramo puede tener varias entradas abiertas a la vez: dos hilos que lo
+//! sondean al mismo tiempo, o un tramo que se vuelve a entrar a sí mismo, y
+//! sus salidas no llegan por fuerza en orden inverso. Cada entrada es un
+//! sondeo, y el tiempo ocupado corre mientras haya al menos una abierta: ese
+//! rato cuenta una sola vez, no una por entrada.
+//!
 //! `informe()` devuelve una `Medida` por tramo creado, en el orden en que se
 //! crearon: también los que ya se cerraron y los que nunca se sondearon.
 //! Dos tramos con el mismo nombre son dos medidas. Cada tramo lleva su

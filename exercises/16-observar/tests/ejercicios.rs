@@ -24,6 +24,9 @@ fn ms(x: f64) -> Duration {
 /// 6. En un *runtime* de verdad, una tarea con su tramo da sus entradas (los
 ///    sondeos y la entrada con la que `Instrumented` suelta el *future*) y el
 ///    tiempo que dormía no cuenta como ocupado.
+/// 7. Un tramo con varias entradas abiertas a la vez (en dos hilos, o que se
+///    entra a sí mismo) cuenta cada entrada, y su tiempo ocupado corre
+///    mientras haya al menos una abierta: ese rato cuenta una sola vez.
 mod sondeos {
     use super::*;
     use observar::sondeos::{ContadorDeSondeos, Medida};
@@ -156,6 +159,73 @@ mod sondeos {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn un_tramo_que_se_entra_a_si_mismo() {
+        let (contador, _g) = con_contador();
+        let tramo = info_span!("recursivo");
+        let fuera = tramo.enter();
+        advance(ms(1.0)).await;
+        let dentro = tramo.enter(); // el mismo tramo, otra vez, sin haber salido
+        advance(ms(2.0)).await;
+        drop(dentro);
+        advance(ms(0.5)).await;
+        drop(fuera);
+        advance(ms(10.0)).await; // fuera del todo: no cuenta
+        assert_eq!(
+            contador.informe(),
+            [medida("recursivo", 2, ms(3.5))],
+            "dos entradas (2 sondeos); estuvo dentro de los 0 a los 3,5 ms, con una o con dos entradas abiertas: \
+             ese rato cuenta una vez. Cuenta las entradas abiertas y para el reloj al cerrar la última"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_tramo_dentro_en_dos_hilos_a_la_vez() {
+        use std::sync::mpsc;
+        let contador = ContadorDeSondeos::new();
+        let despacho = tracing::Dispatch::new(tracing_subscriber::registry().with(contador.clone()));
+        let tramo = tracing::dispatcher::with_default(&despacho, || info_span!("compartido"));
+        // Dos hilos entran en el mismo tramo. La prueba les dice cuándo entrar y cuándo
+        // salir, y entre paso y paso adelanta el reloj en pausa, que los dos hilos leen.
+        let hilo = || {
+            let (tramo, reloj) = (tramo.clone(), tokio::runtime::Handle::current());
+            let (orden, recibe) = mpsc::channel::<()>();
+            let (avisa, hecho) = mpsc::channel::<()>();
+            let h = std::thread::spawn(move || {
+                let _reloj = reloj.enter(); // el reloj en pausa de la prueba, también aquí
+                recibe.recv().unwrap();
+                let dentro = tramo.enter();
+                avisa.send(()).unwrap();
+                recibe.recv().unwrap();
+                drop(dentro);
+                avisa.send(()).unwrap();
+            });
+            let paso = move || {
+                orden.send(()).unwrap();
+                hecho.recv_timeout(Duration::from_secs(5)).expect("el hilo no respondió");
+            };
+            (h, paso)
+        };
+        let (a, paso_a) = hilo();
+        let (b, paso_b) = hilo();
+        paso_a(); // a los 0 ms entra el hilo A
+        advance(ms(2.0)).await;
+        paso_b(); // a los 2 ms entra el hilo B, con A todavía dentro
+        advance(ms(3.0)).await;
+        paso_a(); // a los 5 ms sale A; B sigue dentro
+        advance(ms(4.0)).await;
+        paso_b(); // a los 9 ms sale B
+        a.join().unwrap();
+        b.join().unwrap();
+        assert_eq!(
+            contador.informe(),
+            [medida("compartido", 2, ms(9.0))],
+            "dos hilos entraron a la vez (2 sondeos) y el tramo tuvo alguna entrada abierta de los 0 a los 9 ms. \
+             Un solo «dentro desde» por tramo se pisa con la segunda entrada; uno por entrada cuenta dos veces el \
+             rato en que coinciden"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn en_un_runtime_dormir_no_es_estar_ocupado() {
         let (contador, _g) = con_contador();
         let (aviso, llega) = tokio::sync::oneshot::channel::<()>();
@@ -187,14 +257,19 @@ mod sondeos {
 /// Propiedades de `atascados` (cada prueba rompe si falla solo la suya):
 ///
 /// 1. Un trabajador aparcado (contador impar) no está atascado, aunque no se mueva.
-/// 2. Uno despierto (par) y quieto al menos `umbral` sí, aunque su tiempo
-///    ocupado no suba (no se publica hasta que se aparca).
-/// 3. El umbral se cumple justo en el límite y no un microsegundo antes.
-/// 4. Solo cuenta el final: quieto antes y en marcha ahora no es atascado.
-/// 5. El tiempo sale de los instantes de las muestras, no del número de muestras.
-/// 6. Devuelve todos los atascados, en orden creciente.
-/// 7. Con menos de dos muestras, ninguno.
-/// 8. Con un *runtime* de verdad, señala el único trabajador bloqueado.
+/// 2. Uno despierto (par) con el contador y el tiempo ocupado quietos al menos
+///    `umbral` sí: el bloqueado no vuelve al planificador, así que no se
+///    aparca ni hace mantenimiento (que es cuando publica su tiempo ocupado).
+/// 3. Uno saturado y sano tampoco se aparca, pero su tiempo ocupado sube en
+///    cada tic de mantenimiento: no está atascado. La quietud cuenta desde el
+///    último cambio de cualquiera de los dos valores.
+/// 4. El umbral se cumple justo en el límite y no un microsegundo antes.
+/// 5. Solo cuenta el final: quieto antes y en marcha ahora no es atascado.
+/// 6. El tiempo sale de los instantes de las muestras, no del número de muestras.
+/// 7. Devuelve todos los atascados, en orden creciente.
+/// 8. Con menos de dos muestras, ninguno.
+/// 9. Con un *runtime* de verdad, señala el único trabajador bloqueado y no
+///    señala a dos trabajadores saturados.
 mod atascado {
     use super::*;
     use observar::atascado::{Muestra, atascados, muestra};
@@ -213,12 +288,46 @@ mod atascado {
     }
 
     #[test]
-    fn despierto_y_quieto_es_atascado_aunque_no_sume_ocupado() {
-        // El 0 se despertó (par) y no ha vuelto: su tiempo ocupado no sube porque no publica.
+    fn despierto_y_quieto_del_todo_es_atascado() {
+        // El 0 se despertó (par) y no ha vuelto al planificador: ni se aparca ni hace
+        // mantenimiento, así que tampoco publica tiempo ocupado.
         // El 1 está muy ocupado, pero se aparca y despierta: está sano.
         let muestras =
             [m(0.0, &[12.0, 40.0], &[8, 20]), m(150.0, &[12.0, 170.0], &[8, 26]), m(300.0, &[12.0, 290.0], &[8, 34])];
         assert_eq!(atascados(&muestras, ms(200.0)), [0], "el 0 lleva 300 ms despierto sin moverse");
+    }
+
+    #[test]
+    fn saturado_y_sano_no_es_atascado() {
+        // El 0 está saturado y sano: siempre encuentra trabajo, así que nunca se aparca
+        // (contador par y quieto), pero su tiempo ocupado sube en cada tic de mantenimiento.
+        // El 1 trabajó al principio (su tiempo ocupado subía) y desde los 160 ms está
+        // bloqueado: ni su contador ni su tiempo ocupado se mueven.
+        let muestras = [
+            m(0.0, &[40.0, 10.0], &[8, 14]),
+            m(80.0, &[118.5, 60.0], &[8, 14]),
+            m(160.0, &[197.25, 61.0], &[8, 14]),
+            m(300.0, &[335.0, 61.0], &[8, 14]),
+            m(380.0, &[414.5, 61.0], &[8, 14]),
+        ];
+        let vistos = atascados(&muestras, ms(200.0));
+        assert!(
+            !vistos.contains(&0),
+            "el 0 no se aparca, pero su tiempo ocupado sube en cada muestra: está saturado y sano, no atascado \
+             (viste {vistos:?}). Un contador quieto no basta: mira también el tiempo ocupado"
+        );
+        assert_eq!(
+            vistos,
+            [1],
+            "el 1 lleva de 160 a 380 ms (220 ms) con el contador y el tiempo ocupado quietos: atascado, aunque \
+             antes trabajara. La quietud cuenta desde el último cambio de cualquiera de los dos"
+        );
+        assert_eq!(atascados(&muestras, ms(220.0)), [1], "220 ms quieto con un umbral de 220 ms: atascado");
+        assert_eq!(
+            atascados(&muestras, ms(220.0) + Duration::from_micros(1)),
+            Vec::<usize>::new(),
+            "la quietud del 1 empieza en la muestra de los 160 ms, la primera con sus valores finales"
+        );
     }
 
     #[test]
@@ -296,6 +405,61 @@ mod atascado {
         rt.shutdown_timeout(Duration::from_secs(1));
         assert_eq!(resultado.len(), 1, "hay un trabajador bloqueado y otro dormido; muestras: {muestras:#?}");
     }
+
+    #[test]
+    fn en_un_runtime_de_verdad_el_saturado_no_es_atascado() {
+        use std::collections::HashMap;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::{Arc, Mutex};
+        use std::thread::ThreadId;
+        use std::time::Instant;
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let parar = Arc::new(AtomicBool::new(false));
+        // Cuántas tareas ha sondeado cada hilo trabajador.
+        let sondeos: Arc<Mutex<HashMap<ThreadId, u64>>> = Arc::default();
+        // Ocho tareas que nunca acaban de trabajar y ceden en cada vuelta: los dos
+        // trabajadores siempre tienen algo que hacer y no se aparcan nunca.
+        for _ in 0..8 {
+            let (parar, sondeos) = (parar.clone(), sondeos.clone());
+            rt.spawn(async move {
+                while !parar.load(Ordering::Relaxed) {
+                    *sondeos.lock().unwrap().entry(std::thread::current().id()).or_default() += 1;
+                    tokio::task::yield_now().await;
+                }
+            });
+        }
+        let cuenta = || sondeos.lock().unwrap().clone();
+        // Las muestras no se toman cada tantos milisegundos sino cuando los dos hilos han
+        // sondeado 300 tareas más: varios tics de mantenimiento (uno cada 61), así que su
+        // tiempo ocupado ha subido entre muestra y muestra, vaya como vaya de rápida la máquina.
+        let inicio = Instant::now();
+        let limite = inicio + Duration::from_secs(10);
+        let mut muestras = Vec::new();
+        let mut antes: HashMap<ThreadId, u64> = HashMap::new();
+        while muestras.len() < 6 {
+            loop {
+                let ahora = cuenta();
+                if ahora.len() == 2 && ahora.iter().all(|(h, &n)| n >= antes.get(h).copied().unwrap_or(0) + 300) {
+                    break;
+                }
+                assert!(Instant::now() < limite, "los dos trabajadores no llegaron a sondear las tareas: {ahora:?}");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            muestras.push(muestra(&rt.metrics(), inicio.elapsed()));
+            antes = cuenta();
+        }
+        parar.store(true, Ordering::Relaxed);
+        rt.shutdown_timeout(Duration::from_secs(1));
+        // Con un umbral minúsculo basta que un trabajador despierto tenga dos muestras
+        // iguales seguidas para señalarlo; los saturados no las tienen.
+        let resultado = atascados(&muestras, Duration::from_micros(1));
+        assert_eq!(
+            resultado,
+            Vec::<usize>::new(),
+            "los dos trabajadores están saturados y sanos (nunca se aparcan, pero su tiempo ocupado sube): \
+             ninguno está atascado. Muestras: {muestras:#?}"
+        );
+    }
 }
 
 /// Propiedades de `seguir` (cada prueba rompe si falla solo la suya):
@@ -303,9 +467,12 @@ mod atascado {
 /// 1. Cada evento de una petición está dentro de `peticion{id}` y del tramo
 ///    de su paso (`autentica`, `consulta`).
 /// 2. El tramo `consulta` cuelga del de la petición aunque corra en otra tarea.
-/// 3. Cada tramo cubre su paso entero: `peticion` y `consulta` duran lo que
-///    dura la espera; al acabar, todos están cerrados. (Milisegundos enteros:
-///    los temporizadores de Tokio redondean al milisegundo.)
+/// 3. Cada tramo cubre su paso entero, esperas incluidas: cada tramo vive lo
+///    que su paso (autenticar tarda 3 ms de reloj y consultar lo que diga la
+///    prueba, así que un tramo puesto solo alrededor del evento se nota), se
+///    entra en él desde que nace y se sale por última vez al cerrarse; al
+///    acabar, todos están cerrados. (Milisegundos enteros: los
+///    temporizadores de Tokio redondean al milisegundo.)
 /// 4. Dos peticiones a la vez, en la misma tarea, no mezclan sus eventos.
 mod seguir {
     use super::*;
@@ -326,6 +493,9 @@ mod seguir {
         padre: Option<usize>,
         creado: Instant,
         cerrado: Option<Instant>,
+        /// La primera vez que se entró en él y la última que se salió.
+        primera_entrada: Option<Instant>,
+        ultima_salida: Option<Instant>,
     }
 
     #[derive(Default)]
@@ -382,8 +552,22 @@ mod seguir {
                 padre,
                 creado: Instant::now(),
                 cerrado: None,
+                primera_entrada: None,
+                ultima_salida: None,
             });
             tramo.extensions_mut().insert(Indice(visto.tramos.len() - 1));
+        }
+
+        fn on_enter(&self, id: &Id, ctx: Context<'_, S>) {
+            if let Some(i) = ctx.span(id).and_then(|t| t.extensions().get::<Indice>().map(|i| i.0)) {
+                self.0.lock().unwrap().tramos[i].primera_entrada.get_or_insert_with(Instant::now);
+            }
+        }
+
+        fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
+            if let Some(i) = ctx.span(id).and_then(|t| t.extensions().get::<Indice>().map(|i| i.0)) {
+                self.0.lock().unwrap().tramos[i].ultima_salida = Some(Instant::now());
+            }
         }
 
         fn on_close(&self, id: Id, ctx: Context<'_, S>) {
@@ -463,11 +647,26 @@ mod seguir {
         let (registro, _g) = con_registro();
         con_limite(atiende(5, ms(37.0))).await;
         let visto = registro.0.lock().unwrap();
-        for (nombre, dura) in [("peticion", ms(37.0)), ("consulta", ms(37.0)), ("autentica", Duration::ZERO)] {
+        // Autenticar tarda 3 ms de reloj y la consulta 37: cada paso consume tiempo, así que un
+        // tramo que solo envuelve el evento del final dura cero y se nota.
+        for (nombre, dura) in [("peticion", ms(40.0)), ("autentica", ms(3.0)), ("consulta", ms(37.0))] {
             let tramo = visto.tramos.iter().find(|t| t.nombre == nombre);
             let tramo = tramo.unwrap_or_else(|| panic!("no hay ningún tramo «{nombre}»"));
             let cerrado = tramo.cerrado.unwrap_or_else(|| panic!("el tramo «{nombre}» sigue abierto al acabar"));
-            assert_eq!(cerrado - tramo.creado, dura, "lo que vive el tramo «{nombre}» (la consulta espera 37 ms)");
+            assert_eq!(
+                cerrado - tramo.creado,
+                dura,
+                "lo que vive el tramo «{nombre}» (autenticar tarda 3 ms y la consulta espera 37 ms)"
+            );
+            assert_eq!(
+                (tramo.primera_entrada, tramo.ultima_salida),
+                (Some(tramo.creado), Some(cerrado)),
+                "el tramo «{nombre}» vive lo que su paso, pero no se entró en él todo el rato (nace a los {:?}, se \
+                 cierra a los {:?}): cada sondeo del paso tiene que ocurrir dentro del tramo. Instrumenta el \
+                 future entero (#[instrument] o .instrument), no lo entres solo alrededor del evento",
+                tramo.creado - visto.tramos[0].creado,
+                cerrado - visto.tramos[0].creado
+            );
         }
     }
 

@@ -4,6 +4,11 @@
 //! desde un hilo trabajador y enseña, con las métricas del *runtime*, cómo se
 //! la reparten los trabajadores. Aquí están las piezas que no dependen de
 //! Tokio: las opciones, el cálculo de cada tarea y las cuentas del informe.
+//!
+//! [`grabacion`] es lo del grabador (`--bin grabador`): graba el Tokio de
+//! verdad, evento a evento, para el reproductor del libro.
+
+pub mod grabacion;
 
 use std::hint::black_box;
 

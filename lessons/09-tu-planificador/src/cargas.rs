@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::hint::black_box;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
@@ -226,4 +226,133 @@ pub fn ejecuta<E: Ejecutor>(ejecutor: &E, carga: Carga, t: &Tamanos) -> usize {
     };
     ejecutor.bloquea_en(cuenta.espera());
     total
+}
+
+/// Quién sondea cada tarea: para contar, hilo por hilo, a cuántas tareas
+/// distintas llegó cada trabajador. Cada tarea se envuelve en [`Anotada`],
+/// que en cada sondeo mira en qué hilo trabajador está (por el número del
+/// final de su nombre: `robo-1` es el 1) y lo apunta.
+pub struct QuienSondea {
+    /// Por tarea, los trabajadores que la sondearon alguna vez (un bit cada uno).
+    vistas: Vec<AtomicU64>,
+    /// Por tarea, 1 + el trabajador que la sondeó primero (0: ninguno todavía).
+    primera: Vec<AtomicUsize>,
+    /// Por trabajador, cuántos sondeos hizo de tareas anotadas.
+    sondeos: Vec<AtomicU64>,
+}
+
+/// Lo que vio un trabajador en una ejecución.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PorTrabajador {
+    /// Tareas distintas que sondeó al menos una vez.
+    pub tareas: usize,
+    /// Tareas cuyo primer sondeo fue suyo.
+    pub empezadas: usize,
+    /// Sondeos que hizo.
+    pub sondeos: u64,
+}
+
+/// El número del hilo trabajador actual (`robo-1` → 1), o `None` fuera de
+/// un trabajador numerado (Tokio llama a todos igual).
+fn trabajador_actual() -> Option<usize> {
+    std::thread::current().name()?.rsplit('-').next()?.parse().ok()
+}
+
+impl QuienSondea {
+    /// Para `tareas` tareas y hasta 64 trabajadores.
+    pub fn nuevo(tareas: usize, trabajadores: usize) -> Arc<QuienSondea> {
+        assert!(trabajadores <= 64, "la máscara de cada tarea tiene 64 bits");
+        Arc::new(QuienSondea {
+            vistas: (0..tareas).map(|_| AtomicU64::new(0)).collect(),
+            primera: (0..tareas).map(|_| AtomicUsize::new(0)).collect(),
+            sondeos: (0..trabajadores).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
+
+    fn anota(&self, tarea: usize) {
+        let Some(w) = trabajador_actual().filter(|w| *w < self.sondeos.len()) else { return };
+        self.sondeos[w].fetch_add(1, Ordering::Relaxed);
+        self.vistas[tarea].fetch_or(1 << w, Ordering::Relaxed);
+        let _ = self.primera[tarea].compare_exchange(0, w + 1, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// El trabajador que sondeó primero la tarea `tarea`, si alguno lo hizo.
+    pub fn primero_de(&self, tarea: usize) -> Option<usize> {
+        self.primera[tarea].load(Ordering::Relaxed).checked_sub(1)
+    }
+
+    /// Lo que vio cada trabajador, sin contar las tareas de `excluidas`.
+    pub fn por_trabajador(&self, excluidas: &[usize]) -> Vec<PorTrabajador> {
+        let mut salida = vec![PorTrabajador::default(); self.sondeos.len()];
+        for (w, p) in salida.iter_mut().enumerate() {
+            p.sondeos = self.sondeos[w].load(Ordering::Relaxed);
+        }
+        for t in (0..self.vistas.len()).filter(|t| !excluidas.contains(t)) {
+            let vistas = self.vistas[t].load(Ordering::Relaxed);
+            for (w, p) in salida.iter_mut().enumerate() {
+                p.tareas += usize::from(vistas & (1 << w) != 0);
+            }
+            if let Some(w) = self.primero_de(t) {
+                salida[w].empezadas += 1;
+            }
+        }
+        salida
+    }
+}
+
+// ANCHOR: anotada
+/// Un *future* que apunta en `quien` cada vez que lo sondean.
+pub struct Anotada {
+    tarea: usize,
+    quien: Arc<QuienSondea>,
+    future: Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+impl Future for Anotada {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        self.quien.anota(self.tarea);
+        self.future.as_mut().poll(cx)
+    }
+}
+// ANCHOR_END: anotada
+
+/// Como [`ejecuta`], pero cada tarea va envuelta en [`Anotada`]: la tarea
+/// que lanza a las demás es la número `n` (la última), y sus hijas, de la 0
+/// a la `n - 1`. Solo para las cargas en las que una tarea lanza a todas
+/// (no el abanico). No sirve para medir tiempos: anotar cuesta.
+pub fn ejecuta_anotada<E: Ejecutor>(ejecutor: &E, carga: Carga, t: &Tamanos, quien: &Arc<QuienSondea>) -> usize {
+    let n = match carga {
+        Carga::LanzaMuchas => t.lanzadas,
+        Carga::CedeMuchas => t.cedentes,
+        Carga::CalculoCorto => t.calculos,
+        Carga::Abanico => panic!("ejecuta_anotada no sabe numerar el árbol del abanico"),
+    };
+    assert!(quien.vistas.len() > n, "QuienSondea necesita sitio para {} tareas", n + 1);
+    let cuenta = Cuenta::nueva(n);
+    let (e, c, q) = (ejecutor.clone(), Arc::clone(&cuenta), Arc::clone(quien));
+    let (veces, pasos) = (t.cesiones, t.pasos);
+    let lanzadora = async move {
+        for i in 0..n {
+            let c = Arc::clone(&c);
+            let hija: Pin<Box<dyn Future<Output = ()> + Send>> = match carga {
+                Carga::CedeMuchas => Box::pin(async move {
+                    for _ in 0..veces {
+                        ceder().await;
+                    }
+                    c.hecha();
+                }),
+                Carga::CalculoCorto => Box::pin(async move {
+                    black_box(calcula(pasos));
+                    c.hecha();
+                }),
+                _ => Box::pin(async move { c.hecha() }),
+            };
+            e.lanza_desligada(Anotada { tarea: i, quien: Arc::clone(&q), future: hija });
+        }
+    };
+    ejecutor.lanza_desligada(Anotada { tarea: n, quien: Arc::clone(quien), future: Box::pin(lanzadora) });
+    ejecutor.bloquea_en(cuenta.espera());
+    n
 }

@@ -1,5 +1,5 @@
-//! Los dos programas de la lección corren en modo rápido y dicen lo que
-//! midieron; `grafica-escalado` dibuja el CSV que escribe `banco`.
+//! Los programas de la lección corren en modo rápido y dicen lo que
+//! midieron (`banco` y `reparto`); `grafica-escalado` dibuja el CSV que escribe `banco`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -79,6 +79,26 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
     }
     let _ = std::fs::remove_file(csv);
     let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn reparto_en_modo_rapido_cuenta_lo_que_le_llega_a_cada_trabajador() {
+    let texto = texto_si_va_bien(ejecuta(env!("CARGO_BIN_EXE_reparto"), &["--rapido"]));
+    for esperado in [
+        "Por dónde le llega el trabajo a cada hilo del ejecutor robo, con 2 hilos trabajadores.",
+        "2 ejecuciones de cada carga.",
+        "cede-muchas: 20 tareas que ceden el control 20 veces cada una",
+        "lanza-muchas: una tarea lanza 1000 tareas vacías",
+        "tareas sacadas de la cola global",
+        "el lanzador",
+        "el otro",
+        "al otro le llegaron por la cola global, como mínimo",
+    ] {
+        assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
+    }
+    let error = ejecuta(env!("CARGO_BIN_EXE_reparto"), &["--repeticiones", "0"]);
+    assert_eq!(error.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&error.stderr).contains("debe estar entre 1 y 50"));
 }
 
 #[test]

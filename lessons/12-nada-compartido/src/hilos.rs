@@ -305,11 +305,13 @@ impl<M: Send + 'static> Shard<M> {
     fn corre(mut self) -> InformeShard {
         let mut parando = false;
         loop {
-            // 1. Recoge lo que llegó por la cola, sin esperar, pero solo si
-            //    los buzones tienen sitio: si no, los mensajes se quedan en
-            //    la cola, que se llena, y es quien envía el que recibe el
-            //    rechazo (barato) en vez de este shard (que lo pagaría con
-            //    tiempo de su núcleo).
+            // 1. Recoge lo que llegó por la cola, sin esperar, pero solo
+            //    mientras los mensajes de todos los buzones del shard,
+            //    sumados, no lleguen a la capacidad de UN buzón: si la suma
+            //    no llega, ningún buzón está lleno, y lo que se saca no
+            //    rebota. Si llega, los mensajes se quedan en la cola, que se
+            //    llena, y es quien envía el que recibe el rechazo (barato) en
+            //    vez de este shard (que lo pagaría con tiempo de su núcleo).
             for _ in 0..LOTE_DE_LA_COLA {
                 if self.en_buzones >= self.config.capacidad_buzon {
                     break;

@@ -7,6 +7,7 @@
 //! ```text
 //! cargo run -p leccion-14 --release               # 1 s al doble de la capacidad, 5 veces
 //! cargo run -p leccion-14 --release -- --carga 3  # al triple
+//! cargo run -p leccion-14 --release -- --ocupacion 15 --solo uniforme --solo variable  # sin saturar
 //! cargo run -p leccion-14 -- --rapido             # 100 ms y una vez, lo que usan las pruebas
 //! cargo run -p leccion-14 --bin grafica-comparacion           # dibuja el CSV en book/graficas/
 //! ```
@@ -34,6 +35,12 @@ struct Opciones {
     /// Carga ofrecida, en veces la capacidad estimada
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = opciones::entre(1, MAX_CARGA))]
     carga: u64,
+    /// Carga ofrecida, en porcentaje de la capacidad estimada (en lugar de --carga): por debajo de 100, el servicio no se satura
+    #[arg(long, value_name = "PORCENTAJE", conflicts_with = "carga", value_parser = opciones::entre(1, MAX_CARGA * 100))]
+    ocupacion: Option<u64>,
+    /// Mide solo este reparto de la carga: uniforme, caliente o variable (se puede repetir) [por defecto: los tres]
+    #[arg(long, value_name = "NOMBRE", value_parser = escenario_de)]
+    solo: Vec<Escenario>,
     /// Hilos de cada variante [por defecto: uno por núcleo]
     #[arg(long, value_name = "N", default_value_t = nucleos().min(64), hide_default_value = true,
           value_parser = opciones::entre(1usize, 64))]
@@ -60,6 +67,19 @@ impl Opciones {
     /// Dónde escribir el CSV: el modo rápido no pisa los resultados de verdad.
     fn csv(&self) -> Option<PathBuf> {
         self.csv_pedido.clone().or_else(|| (!self.rapido).then(csv_por_defecto))
+    }
+
+    /// La carga ofrecida, en porcentaje de la capacidad estimada.
+    fn porcentaje(&self) -> u64 {
+        self.ocupacion.unwrap_or(self.carga * 100)
+    }
+
+    /// Los repartos de la carga que se miden.
+    fn escenarios(&self) -> Vec<Escenario> {
+        if self.solo.is_empty() {
+            return Escenario::TODOS.to_vec();
+        }
+        Escenario::TODOS.into_iter().filter(|e| self.solo.contains(e)).collect()
     }
 
     /// Solo en los procesos hijos: qué variante correr, con qué claves y a qué ritmo.
@@ -125,12 +145,15 @@ fn ejecuta_hija(o: &Opciones, v: Variante, escenario: Escenario, ritmo: f64) -> 
 
 fn compara(o: &Opciones) {
     let por_nucleo = capacidad_por_nucleo();
-    let ritmo = (por_nucleo * o.hilos as f64 * o.carga as f64).min(MAX_RITMO).round();
+    let ritmo = (por_nucleo * o.hilos as f64 * o.porcentaje() as f64 / 100.0).clamp(1.0, MAX_RITMO).round();
     let config = Config::con(Escenario::Uniforme, o.hilos, ritmo, Duration::from_millis(o.ms));
+    let proporcion = match o.ocupacion {
+        Some(p) => format!("el {p} % de la capacidad"),
+        None => format!("{}x la capacidad", o.carga),
+    };
     println!("El mismo servicio clave-valor con cinco variantes, cada ejecución en su proceso");
     println!(
-        "Capacidad medida: {por_nucleo:.0} peticiones/s por núcleo. Carga: {ritmo:.0}/s ({}x la de {} hilos) durante {} ms = {} peticiones",
-        o.carga,
+        "Capacidad medida: {por_nucleo:.0} peticiones/s por núcleo. Carga: {ritmo:.0}/s ({proporcion} de {} hilos) durante {} ms = {} peticiones",
         o.hilos,
         o.ms,
         config.peticiones()
@@ -144,8 +167,9 @@ fn compara(o: &Opciones) {
     // la máquina no cae siempre sobre la misma variante.
     let mut filas: Vec<Resultado> = Vec::new();
     let n = Variante::TODAS.len();
+    let escenarios = o.escenarios();
     for k in 0..o.repeticiones {
-        for escenario in Escenario::TODOS {
+        for &escenario in &escenarios {
             for j in 0..n {
                 let v = Variante::TODAS[(j + k as usize) % n];
                 match ejecuta_hija(o, v, escenario, ritmo) {
@@ -159,7 +183,7 @@ fn compara(o: &Opciones) {
         }
     }
     println!("\n{} ejecuciones por variante, en orden alternado. Cada celda: mediana [mínimo-máximo].", o.repeticiones);
-    for escenario in Escenario::TODOS {
+    for &escenario in &escenarios {
         println!();
         match escenario {
             Escenario::Uniforme => println!("Claves repartidas al azar:"),
@@ -245,6 +269,14 @@ mod pruebas {
         assert!(a(&["--variante", "rayon"]).is_err());
         assert!(a(&["--variante", "otra", "--ritmo", "1"]).is_err());
         assert!(a(&["--carga", "0"]).is_err());
+        let o = a(&["--ocupacion", "30", "--solo", "variable"]).unwrap();
+        assert_eq!((o.porcentaje(), o.escenarios()), (30, vec![Escenario::Variable]));
+        assert_eq!((a(&["--carga", "3"]).unwrap().porcentaje(), a(&[]).unwrap().escenarios().len()), (300, 3));
+        assert!(a(&["--ocupacion", "0"]).is_err());
+        assert!(a(&["--ocupacion", "30", "--carga", "2"]).is_err(), "las dos a la vez no tienen sentido");
+        assert!(a(&["--solo", "tibio"]).is_err());
+        let o = a(&["--solo", "variable", "--solo", "uniforme"]).unwrap();
+        assert_eq!(o.escenarios(), [Escenario::Uniforme, Escenario::Variable], "en el orden de siempre");
         assert!(a(&["--hilo"]).unwrap_err().contains("desconocida"));
     }
 

@@ -48,6 +48,9 @@ pub struct Opciones {
     /// Experimentos más pequeños (lo que usan las pruebas)
     #[arg(long)]
     pub rapido: bool,
+    /// En la tercera parte, espera hasta N segundos a que le manden SIGTERM o Ctrl+C (sin esto, el apagado empieza a los 5 ms)
+    #[arg(long, value_name = "N", value_parser = opciones::entre(1u64, 120))]
+    pub senal: Option<u64>,
 }
 
 impl Opciones {
@@ -59,6 +62,11 @@ impl Opciones {
     /// Clientes del servidor de la tercera parte.
     pub fn clientes(&self) -> usize {
         if self.rapido { 8 } else { 20 }
+    }
+
+    /// Cuánto espera la tercera parte una señal antes de apagar por su cuenta.
+    pub fn espera_de_la_senal(&self) -> Duration {
+        self.senal.map_or(Duration::from_millis(5), Duration::from_secs)
     }
 }
 
@@ -269,6 +277,75 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// Un número con `decimales` decimales y coma decimal, como se escribe en
+/// español: `coma(0.046, 3)` da `"0,046"`.
+pub fn coma(x: f64, decimales: usize) -> String {
+    format!("{x:.decimales$}").replace('.', ",")
+}
+
+// ANCHOR: senales
+/// Las dos señales con las que se pide apagar un servicio: SIGTERM, la que
+/// mandan systemd, `docker stop` o Kubernetes antes de un SIGKILL, y SIGINT,
+/// la de Ctrl+C. Se registran al crear el valor: desde ese momento Tokio
+/// tiene instalado su manejador y ninguna de las dos termina ya el proceso
+/// por sí sola; de pararlo se encarga quien espera en [`Senales::espera`].
+pub struct Senales {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Senales {
+    /// Registra los manejadores. Necesita estar dentro de un *runtime*.
+    pub fn registra() -> io::Result<Senales> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Senales { term: signal(SignalKind::terminate())?, int: signal(SignalKind::interrupt())? })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(Senales {})
+        }
+    }
+
+    /// Espera la primera de las dos y dice cuál fue. Es seguro ante la
+    /// cancelación (`Signal::recv` lo es): puede ser una rama de un `select!`.
+    pub async fn espera(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => "SIGTERM",
+                _ = self.int.recv() => "SIGINT (Ctrl+C)",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl+C"
+        }
+    }
+}
+// ANCHOR_END: senales
+
+// ANCHOR: gracia
+/// El periodo de gracia de la lección: lo que espera quien manda SIGTERM
+/// antes de mandar SIGKILL (en Kubernetes son 30 s por defecto; aquí,
+/// para que la lección acabe enseguida, 150 ms).
+pub const GRACIA: Duration = Duration::from_millis(150);
+
+/// Lo que se reserva de la gracia para dejar de aceptar, cortar lo que quede
+/// y escribir el informe.
+pub const MARGEN: Duration = Duration::from_millis(50);
+
+/// El plazo de la fase 2, contado desde que llega la señal: lo que queda de
+/// la gracia después del margen. Si el margen no cabe, no hay fase 2.
+pub const fn plazo_de_la_fase_2(gracia: Duration, margen: Duration) -> Duration {
+    gracia.saturating_sub(margen)
+}
+// ANCHOR_END: gracia
+
 /// El capítulo del libro: cada bloque de Rust se compila como prueba de
 /// documentación de este crate, que ya tiene Tokio y tokio-util.
 #[cfg(doctest)]
@@ -291,6 +368,17 @@ mod pruebas {
         assert_eq!(a(&[]).unwrap().registros(), 1000);
         assert_eq!(a(&["--rapido"]).unwrap().clientes(), 8);
         assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
+        assert_eq!(a(&[]).unwrap().espera_de_la_senal(), Duration::from_millis(5));
+        assert_eq!(a(&["--senal", "30"]).unwrap().espera_de_la_senal(), Duration::from_secs(30));
+        assert!(a(&["--senal", "0"]).unwrap_err().contains("entre 1 y 120"));
+    }
+
+    #[test]
+    fn el_plazo_sale_de_la_gracia() {
+        assert_eq!(plazo_de_la_fase_2(GRACIA, MARGEN), Duration::from_millis(100));
+        assert_eq!(plazo_de_la_fase_2(Duration::from_secs(30), Duration::from_secs(5)), Duration::from_secs(25));
+        assert_eq!(plazo_de_la_fase_2(MARGEN, GRACIA), Duration::ZERO);
+        assert_eq!(coma(0.046, 3), "0,046");
     }
 
     #[test]

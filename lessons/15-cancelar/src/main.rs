@@ -5,19 +5,19 @@
 //! ```text
 //! cargo run -p leccion-15 --release       # 1000 registros, 20 clientes
 //! cargo run -p leccion-15 -- --rapido     # 200 registros, 8 clientes: lo que usan las pruebas
+//! cargo run -p leccion-15 -- --senal 60   # la tercera parte espera tu SIGTERM o tu Ctrl+C
 //! ```
 //!
 //! La segunda parte corre con el reloj en pausa: sus cuentas salen iguales
 //! en cada ejecución. La tercera usa el reloj de verdad y sockets TCP en
-//! 127.0.0.1, y termina sola.
+//! 127.0.0.1, y termina sola: a los 5 ms, o con `--senal N`, cuando le
+//! mandes SIGTERM (`kill PID`) o Ctrl+C, o a los N segundos.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use leccion_15::{
-    Guarda, Opciones, contador, cuenta, escritor_lento, lee_con_future_vivo, lee_con_read_exact, lee_en_su_tarea, ms,
-    produce_con_reserve, produce_con_send,
+    GRACIA, Guarda, MARGEN, Opciones, Senales, coma, contador, cuenta, escritor_lento, lee_con_future_vivo,
+    lee_con_read_exact, lee_en_su_tarea, ms, plazo_de_la_fase_2, produce_con_reserve, produce_con_send,
 };
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
@@ -45,24 +45,27 @@ async fn que_se_suelta() {
     println!("1. Soltar un future: qué se suelta y qué sigue");
     // ANCHOR: que_se_suelta
     let guardas = contador();
-    let tarea_acabo = Arc::new(AtomicBool::new(false));
-    let bloqueante_acabo = Arc::new(AtomicBool::new(false));
+    // La tarea y el trabajo bloqueante no acaban hasta que les des permiso
+    // (así lo que se ve no depende de lo rápida que sea la máquina), y dicen
+    // por un canal cuándo han acabado.
+    let (permiso_tarea, espera_tarea) = tokio::sync::oneshot::channel::<()>();
+    let (permiso_bloqueante, espera_bloqueante) = std::sync::mpsc::channel::<()>();
+    let (acabo_tx, mut acabo_rx) = tokio::sync::mpsc::unbounded_channel::<&str>();
     let (mut extremo, mut otro_extremo) = tokio::io::duplex(1024);
     let mensaje = vec![7u8; 64 * 1024];
     let largo = mensaje.len();
 
     let trabajo = {
-        let (guarda, tarea_acabo, bloqueante_acabo) =
-            (Guarda(guardas.clone()), tarea_acabo.clone(), bloqueante_acabo.clone());
+        let (guarda, acabo_tarea, acabo_bloqueante) = (Guarda(guardas.clone()), acabo_tx.clone(), acabo_tx);
         async move {
             let _guarda = guarda; // una variable local del future
             let _tarea = tokio::spawn(async move {
-                sleep(Duration::from_millis(20)).await;
-                tarea_acabo.store(true, Ordering::SeqCst);
+                let _ = espera_tarea.await;
+                let _ = acabo_tarea.send("la tarea");
             });
             let _bloqueante = tokio::task::spawn_blocking(move || {
-                std::thread::sleep(Duration::from_millis(20));
-                bloqueante_acabo.store(true, Ordering::SeqCst);
+                let _ = espera_bloqueante.recv();
+                let _ = acabo_bloqueante.send("el trabajo bloqueante");
             });
             println!("   el future llegó hasta el write_all");
             // Nadie lee el otro extremo: caben 1024 bytes y el resto espera.
@@ -74,17 +77,17 @@ async fn que_se_suelta() {
     let resultado = tokio::time::timeout(Duration::from_millis(5), trabajo).await;
     println!("   tras el plazo: {}", if resultado.is_err() { "cancelado" } else { "terminó" });
     println!("   guarda local:               soltada = {}", cuenta(&guardas) == 1);
-    println!("   tarea lanzada dentro:       ¿acabó ya? {}", tarea_acabo.load(Ordering::SeqCst));
-    println!("   trabajo de spawn_blocking:  ¿acabó ya? {}", bloqueante_acabo.load(Ordering::SeqCst));
     let mut llegaron = Vec::new();
     otro_extremo.read_to_end(&mut llegaron).await.unwrap();
     println!("   write_all de {} bytes:   llegaron {} al otro extremo", largo, llegaron.len());
-    sleep(Duration::from_millis(40)).await;
-    println!(
-        "   40 ms después: la tarea acabó = {}, el trabajo bloqueante acabó = {}",
-        tarea_acabo.load(Ordering::SeqCst),
-        bloqueante_acabo.load(Ordering::SeqCst)
-    );
+    // El future ya no existe, pero lo que lanzó sigue esperando su permiso.
+    let _ = (permiso_tarea.send(()), permiso_bloqueante.send(()));
+    let mut acabaron = Vec::new();
+    while let Some(quien) = acabo_rx.recv().await {
+        acabaron.push(quien);
+    }
+    acabaron.sort();
+    println!("   con el future ya soltado, al darles permiso acabaron: {}", acabaron.join(" y "));
     // ANCHOR_END: que_se_suelta
 }
 
@@ -142,8 +145,15 @@ async fn atiende(socket: TcpStream, cortar: CancellationToken) {
 /// Parte 3: un apagado ordenado. Dejar de aceptar, terminar lo que está en
 /// curso con un plazo, cortar lo que quede. Cada fase, medida.
 async fn apagado_ordenado(opciones: &Opciones) {
-    const PLAZO: Duration = Duration::from_millis(100);
-    println!("3. Apagado ordenado de un servidor TCP en 127.0.0.1 ({} clientes; plazo de 100 ms)", opciones.clientes());
+    let plazo = plazo_de_la_fase_2(GRACIA, MARGEN);
+    println!(
+        "3. Apagado ordenado de un servidor TCP en 127.0.0.1 ({} clientes; gracia de {} ms, plazo de la fase 2: {} ms)",
+        opciones.clientes(),
+        GRACIA.as_millis(),
+        plazo.as_millis()
+    );
+    // Antes de nada: desde aquí, SIGTERM y Ctrl+C ya no matan el proceso.
+    let mut senales = Senales::registra().expect("registrar los manejadores de SIGTERM y SIGINT");
     // ANCHOR: servidor
     let escucha = TcpListener::bind("127.0.0.1:0").await.expect("no se pudo escuchar en 127.0.0.1");
     let direccion = escucha.local_addr().unwrap();
@@ -184,23 +194,30 @@ async fn apagado_ordenado(opciones: &Opciones) {
     while conexiones.len() < opciones.clientes() {
         sleep(Duration::from_millis(1)).await;
     }
+    if let Some(n) = opciones.senal {
+        println!("   esperando SIGTERM o Ctrl+C (pid {}), como mucho {n} s", std::process::id());
+    }
 
     // ANCHOR: apagado
-    // La señal: Ctrl+C o, para que la lección acabe sola, 5 ms.
+    // La señal: SIGTERM o Ctrl+C; para que la lección acabe sola, también un temporizador.
     tokio::select! {
-        _ = tokio::signal::ctrl_c() => println!("   Ctrl+C: apagando"),
-        _ = sleep(Duration::from_millis(5)) => println!("   pasaron 5 ms: apagando"),
+        cual = senales.espera() => println!("   {cual}: apagando"),
+        _ = sleep(opciones.espera_de_la_senal()) => {
+            println!("   pasaron {} ms sin señal: apagando", opciones.espera_de_la_senal().as_millis())
+        }
     }
     let t0 = Instant::now();
+    // El plazo se fija una vez, desde la señal: la gracia menos el margen.
+    let limite = tokio::time::Instant::from_std(t0) + plazo;
     // Fase 1: dejar de aceptar.
     parar.cancel();
     aceptador.await.unwrap();
     let fase1 = t0.elapsed();
     let rechazada = TcpStream::connect(direccion).await.is_err();
 
-    // Fase 2: dejar terminar lo que está en curso, con un plazo.
+    // Fase 2: dejar terminar lo que está en curso, hasta el límite.
     conexiones.close(); // wait() volverá cuando no quede ninguna
-    let a_tiempo = tokio::time::timeout(PLAZO, conexiones.wait()).await.is_ok();
+    let a_tiempo = tokio::time::timeout_at(limite, conexiones.wait()).await.is_ok();
     let fase2 = t0.elapsed() - fase1;
 
     // Fase 3: cortar lo que quede y esperar a que acabe de verdad.
@@ -218,8 +235,35 @@ async fn apagado_ordenado(opciones: &Opciones) {
             _ => cortadas += 1,
         }
     }
-    println!("   fase 1, dejar de aceptar:          {:>8.3} ms; una conexión nueva, rechazada: {rechazada}", ms(fase1));
-    println!("   fase 2, terminar lo que hay:       {:>8.3} ms; ¿acabaron todas a tiempo? {a_tiempo}", ms(fase2));
-    println!("   fase 3, cortar las {quedaban} que quedaban: {:>8.3} ms", ms(fase3));
+    println!(
+        "   fase 1, dejar de aceptar:          {:>8} ms; una conexión nueva, rechazada: {rechazada}",
+        coma(ms(fase1), 3)
+    );
+    println!("   fase 2, terminar lo que hay:       {:>8} ms; ¿acabaron todas a tiempo? {a_tiempo}", coma(ms(fase2), 3));
+    println!("   fase 3, cortar las {quedaban} que quedaban: {:>8} ms", coma(ms(fase3), 3));
+    println!(
+        "   total, de la señal al final:       {:>8} ms (la gracia era de {} ms)",
+        coma(ms(t0.elapsed()), 3),
+        GRACIA.as_millis()
+    );
     println!("   informe: {atendidas} atendidas, {cortadas} cortadas (los clientes recibieron «cortada»)");
+    println!("   {}", en_la_cola_de_accept().await);
 }
+
+// ANCHOR: en_la_cola
+/// Un cliente que conectó pero que nadie aceptó: el kernel completó su
+/// saludo TCP y lo dejó en la cola de `accept`. Al soltar la escucha, el
+/// kernel cierra esa conexión con un *reset*.
+async fn en_la_cola_de_accept() -> String {
+    let escucha = TcpListener::bind("127.0.0.1:0").await.expect("escuchar en 127.0.0.1");
+    let mut cliente = TcpStream::connect(escucha.local_addr().unwrap()).await.expect("conectar en loopback");
+    drop(escucha); // nadie llamó a accept
+    let mut uno = [0u8; 1];
+    let lo_que_ve = match cliente.read(&mut uno).await {
+        Ok(0) => "un final limpio (0 bytes)".to_string(),
+        Ok(_) => "datos".to_string(),
+        Err(e) => format!("{:?}", e.kind()),
+    };
+    format!("un cliente que esperaba en la cola de accept al soltar la escucha lee: {lo_que_ve}")
+}
+// ANCHOR_END: en_la_cola

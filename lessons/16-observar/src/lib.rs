@@ -165,28 +165,65 @@ pub fn muestrea(metricas: &tokio::runtime::RuntimeMetrics, instante: Duration) -
 }
 // ANCHOR_END: muestra
 
-/// El tramo más largo en el que un trabajador estuvo despierto (contador par)
-/// sin que su contador cambiase: (trabajador, desde, hasta).
+// ANCHOR: atascado
+/// El tramo más largo en el que un trabajador estuvo atascado según las
+/// métricas estables: despierto (contador de aparcar y despertar par), sin
+/// aparcarse (el contador no cambia) **y** sin publicar tiempo ocupado (no
+/// sube). Lo segundo separa un trabajador atascado de uno saturado y sano,
+/// que tampoco se aparca nunca pero publica su tiempo ocupado en cada vuelta
+/// de mantenimiento. Devuelve (trabajador, desde, hasta).
 pub fn tramo_mas_quieto(muestras: &[Muestra]) -> Option<(usize, Duration, Duration)> {
     let n = muestras.first()?.aparca.len();
     let mut mejor: Option<(usize, Duration, Duration)> = None;
     for w in 0..n {
         let mut desde = 0;
         for i in 1..muestras.len() {
-            if muestras[i].aparca[w] != muestras[desde].aparca[w] {
-                desde = i;
+            let (a, b) = (&muestras[desde], &muestras[i]);
+            if b.aparca[w] != a.aparca[w] || b.ocupado[w] != a.ocupado[w] {
+                desde = i; // se movió: el tramo quieto empieza otra vez aquí
                 continue;
             }
-            if muestras[i].aparca[w] % 2 == 1 {
-                continue;
+            if b.aparca[w] % 2 == 1 {
+                continue; // aparcado: quieto, pero porque no tiene trabajo
             }
-            let largo = muestras[i].instante - muestras[desde].instante;
-            if mejor.is_none_or(|(_, a, b)| largo > b - a) {
-                mejor = Some((w, muestras[desde].instante, muestras[i].instante));
+            let largo = b.instante - a.instante;
+            if mejor.is_none_or(|(_, x, y)| largo > y - x) {
+                mejor = Some((w, a.instante, b.instante));
             }
         }
     }
     mejor
+}
+// ANCHOR_END: atascado
+
+/// La regla incompleta, solo con el contador: el tramo más largo con el
+/// contador par y quieto, suba o no el tiempo ocupado. Señala también a un
+/// trabajador saturado y sano; la lección la enseña para compararla.
+pub fn tramo_con_solo_el_contador(muestras: &[Muestra]) -> Option<(usize, Duration, Duration)> {
+    let sin_ocupado: Vec<Muestra> =
+        muestras.iter().map(|m| Muestra { ocupado: vec![Duration::ZERO; m.ocupado.len()], ..m.clone() }).collect();
+    tramo_mas_quieto(&sin_ocupado)
+}
+
+/// Un número con `decimales` decimales y coma decimal: `coma(0.1, 1)` da `"0,1"`.
+pub fn coma(x: f64, decimales: usize) -> String {
+    format!("{x:.decimales$}").replace('.', ",")
+}
+
+/// El cuartil inferior, la mediana y el cuartil superior de `xs` (por
+/// interpolación lineal entre las dos medidas más cercanas); `None` si no hay.
+pub fn cuartiles(xs: &[f64]) -> Option<(f64, f64, f64)> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let q = |p: f64| {
+        let pos = p * (v.len() - 1) as f64;
+        let (i, f) = (pos.floor() as usize, pos.fract());
+        if i + 1 < v.len() { v[i] + (v[i + 1] - v[i]) * f } else { v[i] }
+    };
+    Some((q(0.25), q(0.5), q(0.75)))
 }
 
 // ANCHOR: coste
@@ -252,7 +289,7 @@ impl Opciones {
 
     /// Rondas (intercaladas) por variante.
     pub fn rondas(&self) -> usize {
-        if self.rapido { 5 } else { 7 }
+        if self.rapido { 5 } else { 21 }
     }
 }
 
@@ -270,7 +307,7 @@ mod pruebas {
     #[test]
     fn opciones() {
         let a = |v: &[&str]| opciones::lee::<Opciones>(v.iter().copied());
-        assert_eq!(a(&[]).unwrap().rondas(), 7);
+        assert_eq!(a(&[]).unwrap().rondas(), 21);
         assert!(a(&["--rapido"]).unwrap().rapido);
         assert_eq!(a(&["--consola", "9999"]).unwrap().consola, 300);
         assert!(a(&["--lento"]).unwrap_err().contains("desconocida"));
@@ -295,17 +332,52 @@ mod pruebas {
         );
     }
 
-    #[test]
-    fn el_tramo_mas_quieto() {
-        let m = |t: u64, a: [u64; 2]| Muestra {
+    fn muestra(t: u64, aparca: [u64; 2], ocupado_ms: [u64; 2]) -> Muestra {
+        Muestra {
             instante: Duration::from_millis(t),
             tareas_vivas: 0,
             cola_global: 0,
-            ocupado: vec![Duration::ZERO; 2],
-            aparca: a.to_vec(),
-        };
+            ocupado: ocupado_ms.iter().map(|&o| Duration::from_millis(o)).collect(),
+            aparca: aparca.to_vec(),
+        }
+    }
+
+    #[test]
+    fn el_tramo_mas_quieto() {
+        let m = |t, a| muestra(t, a, [0, 0]);
         // El 0 duerme aparcado (impar); el 1 queda despierto y quieto de 20 a 80.
         let muestras = [m(0, [1, 2]), m(20, [1, 4]), m(50, [1, 4]), m(80, [1, 4]), m(100, [1, 6])];
         assert_eq!(tramo_mas_quieto(&muestras), Some((1, Duration::from_millis(20), Duration::from_millis(80))));
+    }
+
+    #[test]
+    fn un_trabajador_saturado_no_esta_atascado() {
+        // Los dos despiertos y sin aparcarse nunca (el contador, par y quieto),
+        // pero su tiempo ocupado sube en cada muestra: están trabajando.
+        let muestras = [
+            muestra(0, [2, 2], [0, 0]),
+            muestra(25, [2, 2], [24, 23]),
+            muestra(50, [2, 2], [48, 47]),
+            muestra(75, [2, 2], [73, 71]),
+        ];
+        assert_eq!(tramo_mas_quieto(&muestras), None);
+        // La regla incompleta, solo con el contador, los señala a los dos.
+        assert!(tramo_con_solo_el_contador(&muestras).is_some());
+        // Y si el 1 deja de publicar tiempo ocupado, ese sí está atascado.
+        let muestras = [
+            muestra(0, [2, 2], [0, 0]),
+            muestra(25, [2, 2], [24, 23]),
+            muestra(50, [2, 2], [48, 23]),
+            muestra(75, [2, 2], [73, 23]),
+        ];
+        assert_eq!(tramo_mas_quieto(&muestras), Some((1, Duration::from_millis(25), Duration::from_millis(75))));
+    }
+
+    #[test]
+    fn cuartiles_y_coma() {
+        assert_eq!(cuartiles(&[4.0, 1.0, 3.0, 2.0, 5.0]), Some((2.0, 3.0, 4.0)));
+        assert_eq!(cuartiles(&[1.0, 2.0]), Some((1.25, 1.5, 1.75)));
+        assert_eq!(cuartiles(&[]), None);
+        assert_eq!(coma(0.06, 1), "0,1");
     }
 }

@@ -26,6 +26,7 @@ fn main() {
     let consola = instala_consola();
     parte_tramos();
     let rt = parte_metricas(&opciones);
+    parte_saturado(&opciones);
     parte_coste(&opciones, consola.as_ref());
     mantiene_para_la_consola(&rt, &opciones);
     rt.shutdown_timeout(Duration::from_millis(100));
@@ -67,6 +68,13 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
     let handle = rt.handle().clone();
     let aviso = Arc::new(Notify::new());
     rt.spawn(espera_al_inventario(aviso.clone()));
+    // ANCHOR: monitor
+    // Métricas por tarea, en Tokio estable: cada petición va envuelta en el
+    // mismo monitor, que suma sus sondeos, su espera en la cola y su tiempo inactivo.
+    let mut constructor = tokio_metrics::TaskMonitor::builder();
+    constructor.with_slow_poll_threshold(Duration::from_millis(10)).with_long_delay_threshold(Duration::from_millis(10));
+    let monitor = constructor.build();
+    // ANCHOR_END: monitor
 
     let parar = Arc::new(AtomicBool::new(false));
     let inicio = Instant::now();
@@ -86,7 +94,7 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
     let total = o.bloqueo() * 2 + Duration::from_millis(100);
     let mut id = 0;
     while inicio.elapsed() < total {
-        handle.spawn(peticion_servicio(id, id == 25, o.bloqueo()));
+        handle.spawn(monitor.instrument(peticion_servicio(id, id == 25, o.bloqueo())));
         id += 1;
         thread::sleep(Duration::from_millis(2));
     }
@@ -97,9 +105,9 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
     println!("   t (ms) | ocupado +ms (t0, t1) | aparca/despierta (t0, t1) | vivas | cola global");
     for par in muestras.windows(2) {
         let (a, b) = (&par[0], &par[1]);
-        let delta = |w: usize| (b.ocupado[w] - a.ocupado[w]).as_secs_f64() * 1000.0;
+        let delta = |w: usize| coma((b.ocupado[w] - a.ocupado[w]).as_secs_f64() * 1000.0, 1);
         println!(
-            "   {:>6.0} | {:>8.1} {:>8.1}    | {:>8} {:>8}         | {:>5} | {:>5}",
+            "   {:>6.0} | {:>8} {:>8}    | {:>8} {:>8}         | {:>5} | {:>5}",
             b.instante.as_secs_f64() * 1000.0,
             delta(0),
             delta(1),
@@ -120,30 +128,113 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
         }
     }
     println!(
-        "   salto mayor del tiempo ocupado: {:.1} ms en una sola muestra (trabajador {}, t = {:.0} ms)",
-        salto.0,
+        "   salto mayor del tiempo ocupado: {} ms en una sola muestra (trabajador {}, t = {:.0} ms)",
+        coma(salto.0, 1),
         salto.1,
         salto.2.as_secs_f64() * 1000.0
     );
-    match tramo_mas_quieto(&muestras) {
-        Some((w, desde, hasta)) => println!(
-            "   lectura del contador: el trabajador {w} estuvo despierto sin aparcarse ni publicar nada de {:.0} a {:.0} ms: \
-             {:.0} ms quieto",
-            desde.as_secs_f64() * 1000.0,
-            hasta.as_secs_f64() * 1000.0,
-            (hasta - desde).as_secs_f64() * 1000.0
-        ),
-        None => println!("   lectura del contador: ningún trabajador se quedó quieto y despierto entre dos muestras"),
-    }
+    lecturas(&muestras);
+    let m = monitor.cumulative();
+    println!(
+        "   TaskMonitor, {} peticiones: {} sondeos, {} lentos (de 10 ms o más) que suman {} ms; \
+         {} esperas en la cola de 10 ms o más",
+        m.instrumented_count,
+        m.total_poll_count,
+        m.total_slow_poll_count,
+        coma(ms(m.total_slow_poll_duration), 1),
+        m.total_long_delay_count
+    );
+    println!(
+        "   TaskMonitor, por término medio: sondeo {} ms, espera en la cola {} ms, inactiva {} ms",
+        coma(ms(m.mean_poll_duration()), 3),
+        coma(ms(m.mean_scheduled_duration()), 3),
+        coma(ms(m.mean_idle_duration()), 3)
+    );
     println!("   tareas vivas al final: {} (una es la que espera al inventario)", handle.metrics().num_alive_tasks());
     println!();
     rt
 }
 
-/// Una variante de la medida de coste: su nombre, su suscriptor y si instrumenta.
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Lo que dicen las dos reglas sobre unas muestras: solo el contador, y el
+/// contador con el tiempo ocupado.
+fn lecturas(muestras: &[Muestra]) {
+    let di = |(w, desde, hasta): (usize, Duration, Duration)| {
+        format!(
+            "al trabajador {w}, de {:.0} a {:.0} ms ({:.0} ms)",
+            ms(desde),
+            ms(hasta),
+            ms(hasta - desde)
+        )
+    };
+    match tramo_con_solo_el_contador(muestras) {
+        Some(t) => println!("   regla con solo el contador (par y quieto): señala {}", di(t)),
+        None => println!("   regla con solo el contador (par y quieto): no señala a nadie"),
+    }
+    match tramo_mas_quieto(muestras) {
+        Some(t) => println!("   regla con el contador y el tiempo ocupado (los dos quietos): señala {}", di(t)),
+        None => println!("   regla con el contador y el tiempo ocupado (los dos quietos): no señala a nadie"),
+    }
+}
+
+/// Una tarea que calcula y cede hasta `fin`: tiene siempre trabajo.
+async fn calcula_y_cede(fin: Instant) -> u64 {
+    let mut x = 1u64;
+    while Instant::now() < fin {
+        for _ in 0..2_000 {
+            x = std::hint::black_box(x.rotate_left(5) ^ 0x9E37_79B9);
+        }
+        tokio::task::yield_now().await;
+    }
+    x
+}
+
+/// 2b. Un runtime saturado y sano: los dos trabajadores tienen siempre
+/// trabajo, no se aparcan nunca y su contador queda par y quieto, pero su
+/// tiempo ocupado sube en cada vuelta de mantenimiento.
+fn parte_saturado(o: &Opciones) {
+    println!(
+        "2b. Un runtime saturado y sano: 4 tareas que calculan y ceden durante {} ms en 2 trabajadores",
+        o.bloqueo().as_millis()
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let inicio = Instant::now();
+    let fin = inicio + o.bloqueo() + Duration::from_millis(20);
+    let tareas: Vec<_> = (0..4).map(|_| rt.spawn(calcula_y_cede(fin))).collect();
+    // Las muestras empiezan cuando ya todos trabajan y acaban antes de que paren.
+    thread::sleep(Duration::from_millis(10));
+    let mut muestras = Vec::new();
+    while Instant::now() + o.paso() < fin {
+        muestras.push(muestrea(&rt.metrics(), inicio.elapsed()));
+        thread::sleep(o.paso());
+    }
+    for w in 0..2 {
+        let (a, b) = (muestras.first().unwrap(), muestras.last().unwrap());
+        println!(
+            "   trabajador {w}: aparca/despierta {} → {}; tiempo ocupado +{} ms en {:.0} ms",
+            a.aparca[w],
+            b.aparca[w],
+            coma(ms(b.ocupado[w] - a.ocupado[w]), 1),
+            ms(b.instante - a.instante)
+        );
+    }
+    lecturas(&muestras);
+    rt.block_on(async {
+        for t in tareas {
+            let _ = t.await;
+        }
+    });
+    println!();
+}
+
+/// Una variante de la medida de coste: su nombre, cómo se crea su suscriptor
+/// y si instrumenta.
 struct Variante {
     nombre: &'static str,
-    despacho: Dispatch,
+    despacho: Box<dyn Fn() -> Dispatch>,
     instrumentada: bool,
 }
 
@@ -167,8 +258,14 @@ fn cpu_del_hilo() -> Duration {
     }
 }
 
+/// Una ronda de una variante. Su suscriptor se crea aquí y se suelta al
+/// acabar: así, durante la ronda, es el único que existe, como en un
+/// programa de verdad, y `tracing` guarda en cada punto de instrumentación
+/// lo que ese suscriptor quiere (el nulo, nada; `fmt` con nivel WARN, nada
+/// de nivel INFO). Con varios vivos a la vez, cada tramo preguntaría a todos.
 fn una_ronda(rt: &tokio::runtime::Runtime, v: &Variante, peticiones: u32) -> Duration {
-    tracing::dispatcher::with_default(&v.despacho, || {
+    let despacho = (v.despacho)();
+    tracing::dispatcher::with_default(&despacho, || {
         let inicio = cpu_del_hilo();
         rt.block_on(async {
             let mut tareas = JoinSet::new();
@@ -193,14 +290,31 @@ fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
         o.rondas()
     );
     let nulo = || Dispatch::new(tracing::subscriber::NoSubscriber::default());
-    let fmt = tracing_subscriber::fmt().with_writer(std::io::sink).finish();
     let mut variantes = vec![
-        Variante { nombre: "sin tracing", despacho: nulo(), instrumentada: false },
-        Variante { nombre: "tracing, suscriptor nulo", despacho: nulo(), instrumentada: true },
-        Variante { nombre: "tracing, fmt a io::sink", despacho: Dispatch::new(fmt), instrumentada: true },
+        Variante { nombre: "sin tracing", despacho: Box::new(nulo), instrumentada: false },
+        Variante { nombre: "tracing, suscriptor nulo", despacho: Box::new(nulo), instrumentada: true },
+        Variante {
+            nombre: "tracing, fmt a io::sink",
+            despacho: Box::new(|| Dispatch::new(tracing_subscriber::fmt().with_writer(std::io::sink).finish())),
+            instrumentada: true,
+        },
+        Variante {
+            nombre: "tracing, fmt con nivel WARN",
+            despacho: Box::new(|| {
+                Dispatch::new(
+                    tracing_subscriber::fmt().with_writer(std::io::sink).with_max_level(tracing::Level::WARN).finish(),
+                )
+            }),
+            instrumentada: true,
+        },
     ];
     if let Some(consola) = consola {
-        variantes.push(Variante { nombre: "tracing, consola", despacho: consola.clone(), instrumentada: true });
+        let consola = consola.clone();
+        variantes.push(Variante {
+            nombre: "tracing, consola",
+            despacho: Box::new(move || consola.clone()),
+            instrumentada: true,
+        });
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // Una ronda de calentamiento por variante, que no cuenta.
@@ -213,14 +327,39 @@ fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
             tiempos[i].push(una_ronda(&rt, v, o.peticiones()));
         }
     }
-    let sondeos = (o.peticiones() * (SONDEOS + 1)) as f64;
-    println!("   variante                  | ns/petición: mediana (mín–máx)  | ns/sondeo: mediana (mín–máx)");
-    for (v, t) in variantes.iter().zip(&tiempos) {
-        let por_peticion: Vec<f64> = t.iter().map(|d| d.as_nanos() as f64 / o.peticiones() as f64).collect();
-        let por_sondeo: Vec<f64> = t.iter().map(|d| d.as_nanos() as f64 / sondeos).collect();
-        let (m, a, b) = mediana_y_extremos(&por_peticion).unwrap_or_default();
-        let (ms, as_, bs) = mediana_y_extremos(&por_sondeo).unwrap_or_default();
-        println!("   {:<25} | {m:>7.0} ({a:>5.0}–{b:>5.0})          | {ms:>5.0} ({as_:>4.0}–{bs:>4.0})", v.nombre);
+    let por_peticion: Vec<Vec<f64>> =
+        tiempos.iter().map(|t| t.iter().map(|d| d.as_nanos() as f64 / o.peticiones() as f64).collect()).collect();
+    let sondeos_por_peticion = (SONDEOS + 1) as f64;
+    println!("   variante                     | ns/petición: mediana (Q1–Q3) [mín–máx] | ns/sondeo: mediana (Q1–Q3)");
+    for (v, t) in variantes.iter().zip(&por_peticion) {
+        let (q1, m, q3) = cuartiles(t).unwrap_or_default();
+        let (_, a, b) = mediana_y_extremos(t).unwrap_or_default();
+        let s = sondeos_por_peticion;
+        println!(
+            "   {:<28} | {m:>5.0} ({q1:>5.0}–{q3:>5.0}) [{a:>5.0}–{b:>5.0}]    | {:>4.0} ({:>4.0}–{:>4.0})",
+            v.nombre,
+            m / s,
+            q1 / s,
+            q3 / s
+        );
+    }
+    // Cada ronda de una variante va justo después de la de «sin tracing»:
+    // restarlas ronda a ronda quita lo que la máquina cambió entre rondas.
+    println!("   diferencia con «sin tracing», ronda a ronda (ns/petición): mediana (Q1–Q3), rondas por encima");
+    for (v, t) in variantes.iter().zip(&por_peticion).skip(1) {
+        let diferencias: Vec<f64> = t.iter().zip(&por_peticion[0]).map(|(x, base)| x - base).collect();
+        let (q1, m, q3) = cuartiles(&diferencias).unwrap_or_default();
+        let encima = diferencias.iter().filter(|d| **d > 0.0).count();
+        let base = cuartiles(&por_peticion[0]).map_or(1.0, |(_, m, _)| m);
+        println!(
+            "   {:<28} | {:>+6.0} ({:>+6.0} a {:>+6.0}), {} %; por encima en {encima} de {}",
+            v.nombre,
+            m,
+            q1,
+            q3,
+            coma(100.0 * m / base, 1),
+            diferencias.len()
+        );
     }
     println!();
 }

@@ -22,12 +22,20 @@ fn modo_rapido() {
         "t (ms) | ocupado +ms (t0, t1)",
         // (qué trabajador y cuánto tiempo depende de la máquina: solo se mira que lo diga)
         "salto mayor del tiempo ocupado:",
-        "   lectura del contador: ",
+        "regla con solo el contador (par y quieto):",
+        "regla con el contador y el tiempo ocupado (los dos quietos):",
+        "lentos (de 10 ms o más) que suman",
+        "TaskMonitor, por término medio: sondeo",
         "tareas vivas al final:",
+        // 2b. saturado (qué regla señala a quién depende de la máquina: solo se mira que lo diga)
+        "2b. Un runtime saturado y sano",
+        "trabajador 1: aparca/despierta",
         // 3. coste
         "sin tracing",
         "tracing, suscriptor nulo",
         "tracing, fmt a io::sink",
+        "tracing, fmt con nivel WARN",
+        "diferencia con «sin tracing», ronda a ronda",
     ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }

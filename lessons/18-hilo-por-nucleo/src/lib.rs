@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 pub mod anillo;
 pub mod carga;
 pub mod grafica;
+pub mod llamadas;
 pub mod servidores;
 pub mod sistema;
 
@@ -103,28 +104,25 @@ pub fn svg_por_defecto() -> PathBuf {
 }
 
 // ANCHOR: migraciones
-/// Un hilo calcula durante `duracion` y mira, cada poco, en qué núcleo
-/// está. Devuelve cuántas veces lo cambió de núcleo el sistema. Con `fijar`,
-/// antes se fija al núcleo `nucleo`.
-pub fn cuenta_migraciones(fijar: Option<usize>, duracion: Duration) -> u64 {
+/// Un hilo calcula durante `duracion` y devuelve cuántas veces lo cambió de
+/// núcleo el sistema: la diferencia de `se.nr_migrations` de su
+/// `/proc/thread-self/sched`, que el kernel cuenta en cada cambio (mirar en
+/// qué núcleo está, de vez en cuando, se perdería las idas y vueltas entre
+/// dos miradas). Con `fijar`, antes se fija al núcleo `nucleo`. `None` si el
+/// sistema no da la cuenta.
+pub fn cuenta_migraciones(fijar: Option<usize>, duracion: Duration) -> Option<u64> {
     if let Some(nucleo) = fijar {
         let _ = sistema::fija_hilo_a(nucleo);
     }
+    let antes = sistema::migraciones_del_hilo()?;
     let inicio = Instant::now();
-    let mut anterior = sistema::nucleo_actual();
-    let mut cambios = 0;
     let mut x = 1u64;
     while inicio.elapsed() < duracion {
         for _ in 0..1_000 {
             x = std::hint::black_box(x.rotate_left(7) ^ 0x9E37_79B9_7F4A_7C15);
         }
-        let ahora = sistema::nucleo_actual();
-        if ahora != anterior {
-            cambios += 1;
-            anterior = ahora;
-        }
     }
-    cambios
+    Some(sistema::migraciones_del_hilo()? - antes)
 }
 // ANCHOR_END: migraciones
 

@@ -13,12 +13,13 @@
 //! ```
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use leccion_18::carga::{Carga, genera};
+use leccion_18::llamadas::{LLAMADAS, Recuento, acaba_perf, cambios_de_contexto, empieza_perf, lee_perf};
 use leccion_18::sistema::{io_uring_disponible, nucleos_permitidos, por_que_no_hay_io_uring};
 use leccion_18::{CABECERA, Fila, Servidor, csv_por_defecto, cuenta_migraciones, resumen, se_solapan};
 use medidas::percentil;
@@ -77,8 +78,10 @@ fn servidor_de(nombre: &str) -> Result<Servidor, String> {
         .ok_or_else(|| format!("espera tokio_multihilo, tokio_por_nucleo o uring_por_nucleo, no «{nombre}»"))
 }
 
-/// En el proceso hijo: arranca el servidor, dice su puerto y espera a que el
-/// padre cierre la entrada estándar (o, como red de seguridad, diez minutos).
+/// En el proceso hijo: arranca el servidor, dice su puerto y atiende lo que
+/// el padre le escriba por la entrada estándar: con «marca» contesta sus
+/// cambios de contexto hasta ese momento; al cerrarse la entrada, termina
+/// (y, como red de seguridad, a los diez minutos).
 fn hijo(servidor: Servidor, hilos: usize) -> ! {
     let puerto = match servidor.arranca(hilos) {
         Ok(p) => p,
@@ -92,30 +95,75 @@ fn hijo(servidor: Servidor, hilos: usize) -> ! {
         std::thread::sleep(Duration::from_secs(600));
         std::process::exit(3);
     });
-    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    for linea in std::io::stdin().lock().lines() {
+        match linea {
+            Ok(l) if l.trim() == "marca" => {
+                let (voluntarios, involuntarios) = cambios_de_contexto();
+                println!("USO {voluntarios} {involuntarios}");
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
     std::process::exit(0);
+}
+
+/// Un servidor en marcha en su proceso hijo, con su salida para leer.
+struct Hijo {
+    proceso: std::process::Child,
+    salida: BufReader<std::process::ChildStdout>,
+    puerto: u16,
+}
+
+impl Hijo {
+    fn arranca(servidor: Servidor, hilos: usize) -> Result<Hijo, String> {
+        let programa = std::env::current_exe().map_err(|e| format!("no sé dónde estoy: {e}"))?;
+        let mut proceso = Command::new(programa)
+            .args(["--servidor", servidor.nombre(), "--hilos", &hilos.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("no arranca el servidor: {e}"))?;
+        let mut salida = BufReader::new(proceso.stdout.take().expect("stdout"));
+        let mut linea = String::new();
+        let _ = salida.read_line(&mut linea);
+        match linea.trim().strip_prefix("PUERTO ").and_then(|p| p.parse::<u16>().ok()) {
+            Some(puerto) => Ok(Hijo { proceso, salida, puerto }),
+            None => {
+                let mut h = Hijo { proceso, salida, puerto: 0 };
+                h.termina();
+                Err(format!("el servidor {} no arrancó: «{}»", servidor.etiqueta(), linea.trim()))
+            }
+        }
+    }
+
+    /// Los cambios de contexto del hijo hasta ahora (voluntarios, involuntarios).
+    fn marca(&mut self) -> Result<(u64, u64), String> {
+        let entrada = self.proceso.stdin.as_mut().ok_or("el hijo ya no tiene entrada")?;
+        entrada.write_all(b"marca\n").map_err(|e| format!("no puedo hablar con el servidor: {e}"))?;
+        entrada.flush().map_err(|e| format!("no puedo hablar con el servidor: {e}"))?;
+        let mut linea = String::new();
+        self.salida.read_line(&mut linea).map_err(|e| format!("el servidor no contesta: {e}"))?;
+        let numeros: Vec<u64> =
+            linea.trim().strip_prefix("USO ").unwrap_or("").split(' ').filter_map(|n| n.parse().ok()).collect();
+        match numeros[..] {
+            [v, i] => Ok((v, i)),
+            _ => Err(format!("respuesta rara del servidor: «{}»", linea.trim())),
+        }
+    }
+
+    fn termina(&mut self) {
+        drop(self.proceso.stdin.take()); // el hijo ve el fin de su entrada y termina
+        let _ = self.proceso.wait();
+    }
 }
 
 /// Arranca un servidor en un proceso hijo, lo mide y lo termina.
 fn mide(servidor: Servidor, o: &Opciones, ritmo: u64, repeticion: u32) -> Result<Fila, String> {
-    let programa = std::env::current_exe().map_err(|e| format!("no sé dónde estoy: {e}"))?;
-    let mut hijo = Command::new(programa)
-        .args(["--servidor", servidor.nombre(), "--hilos", &o.hilos.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("no arranca el servidor: {e}"))?;
-    let mut linea = String::new();
-    let _ = BufReader::new(hijo.stdout.take().expect("stdout")).read_line(&mut linea);
-    let resultado = match linea.trim().strip_prefix("PUERTO ").and_then(|p| p.parse::<u16>().ok()) {
-        Some(puerto) => {
-            let carga = Carga { ritmo: ritmo as f64, duracion: Duration::from_millis(o.ms), conexiones: o.conexiones };
-            genera(puerto, carga).map_err(|e| format!("el generador falló: {e}"))
-        }
-        None => Err(format!("el servidor {} no arrancó: «{}»", servidor.etiqueta(), linea.trim())),
-    };
-    drop(hijo.stdin.take()); // el hijo ve el fin de su entrada y termina
-    let _ = hijo.wait();
+    let mut hijo = Hijo::arranca(servidor, o.hilos)?;
+    let carga = Carga { ritmo: ritmo as f64, duracion: Duration::from_millis(o.ms), conexiones: o.conexiones };
+    let resultado = genera(hijo.puerto, carga).map_err(|e| format!("el generador falló: {e}"));
+    hijo.termina();
     let m = resultado?;
     Ok(Fila {
         repeticion,
@@ -129,11 +177,51 @@ fn mide(servidor: Servidor, o: &Opciones, ritmo: u64, repeticion: u32) -> Result
     })
 }
 
+// ANCHOR: cuenta
+/// Como [`mide`], pero cuenta: las llamadas al sistema del servidor con
+/// `perf stat` (si se puede) y sus cambios de contexto con `getrusage`,
+/// entre una marca justo antes de la carga y otra justo después.
+fn cuenta(servidor: Servidor, o: &Opciones, ritmo: u64) -> Result<(Recuento, u64), String> {
+    let mut hijo = Hijo::arranca(servidor, o.hilos)?;
+    let perf = empieza_perf(hijo.proceso.id()).ok();
+    // `perf` tarda un poco en engancharse a los hilos del servidor.
+    std::thread::sleep(Duration::from_millis(300));
+    let antes = hijo.marca()?;
+    let carga = Carga { ritmo: ritmo as f64, duracion: Duration::from_millis(o.ms), conexiones: o.conexiones };
+    let medida = genera(hijo.puerto, carga).map_err(|e| format!("el generador falló: {e}"));
+    let despues = hijo.marca();
+    let llamadas = perf.map(acaba_perf);
+    hijo.termina();
+    let (medida, despues) = (medida?, despues?);
+    let (llamadas, por_llamada) = match llamadas {
+        Some(Ok((total, por))) => (Some(total), por),
+        _ => (None, vec![None; LLAMADAS.len()]),
+    };
+    let recuento =
+        Recuento { llamadas, por_llamada, voluntarios: despues.0 - antes.0, involuntarios: despues.1 - antes.1 };
+    Ok((recuento, medida.recibidas))
+}
+// ANCHOR_END: cuenta
+
+/// Por qué `perf` no cuenta aquí, en una línea (para decirlo una vez).
+fn perf_disponible() -> Result<(), String> {
+    let salida = Command::new("perf")
+        .args(["stat", "-x", ",", "-e", "raw_syscalls:sys_enter", "--", "true"])
+        .output()
+        .map_err(|e| format!("no encuentro `perf` ({e})"))?;
+    lee_perf(&String::from_utf8_lossy(&salida.stderr)).map(|_| ())
+}
+
+/// Un número con coma decimal.
+fn coma(x: f64, decimales: usize) -> String {
+    format!("{x:.decimales$}").replace('.', ",")
+}
+
 fn us(v: f64) -> String {
     if v >= 1_000_000.0 {
-        format!("{:.2} s", v / 1e6)
+        format!("{} s", coma(v / 1e6, 2))
     } else if v >= 1_000.0 {
-        format!("{:.1} ms", v / 1e3)
+        format!("{} ms", coma(v / 1e3, 1))
     } else {
         format!("{v:.0} µs")
     }
@@ -203,7 +291,7 @@ fn main() {
         eprintln!("repetición {} de {} hecha", rep + 1, o.repeticiones);
     }
 
-    di!("{:<32} {:>8} {:>9} {:>26} {:>10} {:>30}", "servidor", "ofrecida", "recibidas", "por segundo", "p50", "p99");
+    di!("{:<32} {:>8} {:>9} {:>26} {:>26} {:>30}", "servidor", "ofrecida", "recibidas", "por segundo", "p50", "p99");
     let valores = |s: Servidor, r: u64, f: &dyn Fn(&Fila) -> f64| -> Option<[f64; 3]> {
         resumen(filas.iter().filter(|x| x.servidor == s && x.ritmo == r).map(f).collect())
     };
@@ -218,46 +306,102 @@ fn main() {
                 continue;
             };
             di!(
-                "{:<32} {:>8} {:>8.1}% {:>26} {:>10} {:>30}",
+                "{:<32} {:>8} {:>7} % {:>26} {:>26} {:>30}",
                 s.etiqueta(),
                 ritmo,
-                rec[0],
+                coma(rec[0], 1),
                 format!("{:.0} [{:.0}-{:.0}]", rend[0], rend[1], rend[2]),
-                us(p50[0]),
+                format!("{} [{}-{}]", us(p50[0]), us(p50[1]), us(p50[2])),
                 format!("{} [{}-{}]", us(p99[0]), us(p99[1]), us(p99[2]))
             );
         }
     }
-    di!("");
-    di!("p99 frente a Tokio multihilo (rangos que se solapan: no se distingue aquí):");
-    for &ritmo in &o.ritmos {
-        let Some(base) = valores(Servidor::TokioMultihilo, ritmo, &|f| f.p99_us as f64) else { continue };
-        for &s in servidores.iter().skip(1) {
-            let Some(otro) = valores(s, ritmo, &|f| f.p99_us as f64) else { continue };
-            let veredicto = if o.repeticiones < 2 {
-                "una sola repetición: no se puede decir"
-            } else if se_solapan(base, otro) {
-                "no se distingue aquí"
-            } else if otro[0] < base[0] {
-                "menor, fuera del rango"
-            } else {
-                "mayor, fuera del rango"
-            };
-            di!("  a {ritmo}/s, {}: {veredicto}", s.etiqueta());
+    for (nombre, campo) in [("p50", &(|f: &Fila| f.p50_us as f64) as &dyn Fn(&Fila) -> f64), ("p99", &|f: &Fila| f.p99_us as f64)] {
+        di!("");
+        di!("{nombre} frente a Tokio multihilo (rangos que se solapan: no se distingue aquí):");
+        for &ritmo in &o.ritmos {
+            let Some(base) = valores(Servidor::TokioMultihilo, ritmo, campo) else { continue };
+            for &s in servidores.iter().skip(1) {
+                let Some(otro) = valores(s, ritmo, campo) else { continue };
+                let veredicto = if o.repeticiones < 2 {
+                    "una sola repetición: no se puede decir"
+                } else if se_solapan(base, otro) {
+                    "no se distingue aquí"
+                } else if otro[0] < base[0] {
+                    "menor, fuera del rango"
+                } else {
+                    "mayor, fuera del rango"
+                };
+                di!("  a {ritmo}/s, {}: {veredicto}", s.etiqueta());
+            }
         }
     }
 
-    // ANCHOR: migra
+    // Recuentos por petición: dependen poco de lo cargada que esté la máquina.
+    let ritmo_de_recuento = o.ritmos.first().copied().unwrap_or(10_000).min(20_000);
     di!("");
     di!(
-        "Cambios de núcleo de {} hilos que calculan {} ms cada uno (suma de los hilos):",
+        "Por petición, a {ritmo_de_recuento}/s durante {} ms: llamadas al sistema del servidor (perf stat) \
+         y cambios de contexto (getrusage); mediana [mínimo-máximo] de {} ejecuciones",
+        o.ms,
+        o.repeticiones
+    );
+    if let Err(e) = perf_disponible() {
+        di!("  perf no cuenta llamadas al sistema aquí ({e}): solo cambios de contexto");
+    }
+    let mut recuentos: Vec<(Servidor, Recuento, u64)> = Vec::new();
+    for rep in 0..o.repeticiones {
+        let n = servidores.len();
+        for s in 0..n {
+            let servidor = servidores[(s + rep as usize) % n];
+            match cuenta(servidor, &o, ritmo_de_recuento) {
+                Ok((r, recibidas)) => recuentos.push((servidor, r, recibidas)),
+                Err(e) => {
+                    eprintln!("falló: {e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    let mut cabecera = format!("  {:<32} {:>24}", "servidor", "llamadas al sistema");
+    for l in LLAMADAS {
+        let _ = write!(cabecera, " {l:>14}");
+    }
+    let _ = write!(cabecera, " {:>24}", "cambios de contexto");
+    di!("{cabecera}");
+    for &s in &servidores {
+        let de_este: Vec<&(Servidor, Recuento, u64)> = recuentos.iter().filter(|r| r.0 == s).collect();
+        let por_peticion = |f: &dyn Fn(&Recuento) -> Option<u64>| -> Option<[f64; 3]> {
+            let v: Option<Vec<f64>> =
+                de_este.iter().map(|(_, r, recibidas)| f(r).map(|x| x as f64 / (*recibidas).max(1) as f64)).collect();
+            v.and_then(resumen)
+        };
+        let celda = |r: Option<[f64; 3]>| match r {
+            Some([m, a, b]) => format!("{} [{}-{}]", coma(m, 2), coma(a, 2), coma(b, 2)),
+            None => "-".to_string(),
+        };
+        let mut linea = format!("  {:<32} {:>24}", s.etiqueta(), celda(por_peticion(&|r| r.llamadas)));
+        for i in 0..LLAMADAS.len() {
+            let m = por_peticion(&|r| r.por_llamada[i]).map_or("-".to_string(), |[m, _, _]| coma(m, 2));
+            let _ = write!(linea, " {m:>14}");
+        }
+        let _ = write!(linea, " {:>24}", celda(por_peticion(&|r| Some(r.voluntarios + r.involuntarios))));
+        di!("{linea}");
+    }
+
+    // ANCHOR: migra
+    let veces = 2 * o.repeticiones + 1;
+    di!("");
+    di!(
+        "Cambios de núcleo (se.nr_migrations) de {} hilos que calculan {} ms cada uno, sumados; {veces} ejecuciones \
+         de cada caso, alternadas: mediana [mínimo-máximo] y cada ejecución",
         nucleos.len(),
         migraciones_ms
     );
     let mut libres = Vec::new();
     let mut fijados = Vec::new();
     let duracion = Duration::from_millis(migraciones_ms);
-    for rep in 0..o.repeticiones {
+    for rep in 0..veces {
         for fijar in if rep % 2 == 0 { [false, true] } else { [true, false] } {
             let hilos: Vec<_> = (0..nucleos.len().max(1))
                 .map(|i| {
@@ -265,14 +409,18 @@ fn main() {
                     std::thread::spawn(move || cuenta_migraciones(nucleo, duracion))
                 })
                 .collect();
-            let total: u64 = hilos.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            if fijar { fijados.push(total as f64) } else { libres.push(total as f64) }
+            let total: Option<u64> = hilos.into_iter().map(|h| h.join().ok().flatten()).sum();
+            if let Some(total) = total {
+                if fijar { fijados.push(total as f64) } else { libres.push(total as f64) }
+            }
         }
     }
     // ANCHOR_END: migra
     for (nombre, v) in [("libres", libres), ("fijados", fijados)] {
-        if let Some([m, a, b]) = resumen(v) {
-            di!("  {nombre:<8} {m:.0} [{a:.0}-{b:.0}]");
+        let lista: Vec<String> = v.iter().map(|x| format!("{x:.0}")).collect();
+        match resumen(v) {
+            Some([m, a, b]) => di!("  {nombre:<8} {m:.0} [{a:.0}-{b:.0}]: {}", lista.join(" ")),
+            None => di!("  {nombre:<8} el sistema no da la cuenta (/proc/thread-self/sched)"),
         }
     }
 

@@ -8,16 +8,16 @@ use std::net::{SocketAddr, TcpListener};
 use socket2::{Domain, Protocol, Socket, Type};
 
 // ANCHOR: sonda
-/// ¿Deja el núcleo crear un anillo de `io_uring`? Lo pregunta de la forma más
+/// ¿Deja el kernel crear un anillo de `io_uring`? Lo pregunta de la forma más
 /// directa: la llamada `io_uring_setup` con un anillo de una entrada, que se
 /// cierra enseguida. En un contenedor es normal que falle con `EPERM` o
 /// `ENOSYS` (el filtro seccomp la bloquea), y en Linux 6.6 o posterior
 /// `/proc/sys/kernel/io_uring_disabled` puede apagarla para todos.
 #[cfg(target_os = "linux")]
 pub fn io_uring_disponible() -> io::Result<()> {
-    // `struct io_uring_params` mide 120 bytes; el núcleo exige ceros en lo reservado.
+    // `struct io_uring_params` mide 120 bytes; el kernel exige ceros en lo reservado.
     let mut parametros = [0u64; 16];
-    // SAFETY: `parametros` es memoria válida, escribible y del tamaño que el núcleo lee.
+    // SAFETY: `parametros` es memoria válida, escribible y del tamaño que el kernel lee.
     let fd = unsafe { libc::syscall(libc::SYS_io_uring_setup, 1u32, parametros.as_mut_ptr()) };
     if fd < 0 {
         return Err(io::Error::last_os_error());
@@ -88,24 +88,19 @@ pub fn fija_hilo_a(_nucleo: usize) -> io::Result<()> {
     Err(io::Error::new(io::ErrorKind::Unsupported, "fijar hilos a núcleos, aquí, solo en Linux"))
 }
 
-/// El núcleo en el que corre ahora este hilo; `None` si el sistema no lo dice.
-pub fn nucleo_actual() -> Option<usize> {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: sched_getcpu no tiene precondiciones.
-        let c = unsafe { libc::sched_getcpu() };
-        if c >= 0 { Some(c as usize) } else { None }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
-    }
+/// Cuántas veces ha cambiado de núcleo el hilo que llama desde que nació:
+/// el campo `se.nr_migrations` de `/proc/thread-self/sched`. `None` fuera de
+/// Linux o si el kernel no publica ese archivo.
+pub fn migraciones_del_hilo() -> Option<u64> {
+    let texto = std::fs::read_to_string("/proc/thread-self/sched").ok()?;
+    let linea = texto.lines().find(|l| l.trim_start().starts_with("se.nr_migrations"))?;
+    linea.rsplit(':').next()?.trim().parse().ok()
 }
 
 // ANCHOR: reuseport
 /// `n` *sockets* de escucha en el mismo puerto de `direccion`, cada uno con
 /// `SO_REUSEPORT`. Con el puerto 0, el primero elige uno libre y los demás
-/// se unen a él. El núcleo reparte cada conexión nueva a uno de ellos (por
+/// se unen a él. El kernel reparte cada conexión nueva a uno de ellos (por
 /// un hash de las direcciones y los puertos de los dos extremos), así que
 /// cada hilo acepta las suyas sin compartir nada con los otros.
 pub fn escuchas_compartidas(n: usize, direccion: SocketAddr) -> io::Result<Vec<TcpListener>> {

@@ -26,7 +26,7 @@ fn modo_rapido_con_lo_que_haya_y_la_grafica() {
     let csv = dir.join("carga.csv");
     let texto = corre(&["--rapido", "--csv", csv.to_str().unwrap()]);
     for esperado in
-        ["io_uring:", "Tokio multihilo", "Tokio, un runtime por núcleo", "Cambios de núcleo", "CSV escrito en"]
+        ["io_uring:", "Tokio multihilo", "Tokio, un runtime por núcleo", "Por petición", "Cambios de núcleo", "CSV escrito en"]
     {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }

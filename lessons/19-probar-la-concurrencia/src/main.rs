@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use leccion_19::aviso::{Aparcar, escena};
+use leccion_19::celda::{espera_el_aviso, publica};
 use leccion_19::ejecutor;
 use leccion_19::explora::{Planificador, Resultado, con_loom, con_shuttle, planificacion, repite_shuttle};
 use leccion_19::red::{self, Espera, Servidor};
@@ -19,6 +20,9 @@ struct Opciones {
     /// Una ejecución de cada caso y cotas cortas (lo que usan las pruebas)
     #[arg(long)]
     rapido: bool,
+    /// Uso interno: ejecuta un solo modelo de loom en este proceso (uno que aborta al fallar)
+    #[arg(long, hide = true, value_name = "NOMBRE")]
+    modelo: Option<String>,
 }
 
 fn ms(d: Duration) -> String {
@@ -50,6 +54,18 @@ fn loom_2p_2t() {
 fn loom_3p_3t() {
     escena(Aparcar::Correcto, 3, 3);
 }
+fn loom_publica_relaxed() {
+    publica(loom::sync::atomic::Ordering::Relaxed);
+}
+fn loom_publica_release() {
+    publica(loom::sync::atomic::Ordering::Release);
+}
+fn loom_aviso_tarde() {
+    espera_el_aviso(false);
+}
+fn loom_aviso_antes() {
+    espera_el_aviso(true);
+}
 
 /// Un caso de loom: nombre, modelo y cota de expulsiones.
 type Caso = (&'static str, fn(), Option<usize>);
@@ -63,7 +79,19 @@ fn primera_linea(s: &str) -> &str {
 }
 
 fn main() {
-    let Opciones { rapido } = opciones::de_la_linea_de_ordenes();
+    let Opciones { rapido, modelo } = opciones::de_la_linea_de_ordenes();
+    if let Some(nombre) = modelo {
+        // En su propio proceso: si falla, loom aborta, y el padre lee por qué.
+        match nombre.as_str() {
+            "aviso-tarde" => loom::model(loom_aviso_tarde),
+            "aviso-antes" => loom::model(loom_aviso_antes),
+            otro => {
+                eprintln!("error: modelo desconocido «{otro}»");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let repeticiones = if rapido { 1 } else { 5 };
 
     // ── 1. loom ────────────────────────────────────────────────────────
@@ -136,6 +164,39 @@ fn main() {
             r.ejecuciones,
             coma(r.duracion.as_secs_f64() * 1e3, 2)
         );
+    }
+
+    println!();
+    println!("-- loom::cell::UnsafeCell y loom::future::block_on --");
+    for (nombre, modelo) in [
+        ("dato publicado con una bandera Relaxed", loom_publica_relaxed as fn()),
+        ("dato publicado con una bandera Release", loom_publica_release),
+    ] {
+        let r = con_loom(modelo, None, None);
+        match r.fallo {
+            Some((mensaje, _)) => {
+                println!("{nombre}: falla en la ejecución {}: {}", r.ejecuciones, primera_linea(&mensaje))
+            }
+            None => println!("{nombre}: {} ejecuciones, ninguna falla", r.ejecuciones),
+        }
+    }
+    // Un bloqueo dentro de `block_on` hace abortar el proceso entero (loom
+    // vuelve a entrar en sí mismo al soltar lo que `block_on` tenía): cada
+    // modelo va en un proceso aparte, y aquí se lee lo que dijo.
+    for (nombre, modelo) in [
+        ("block_on, el future se apunta después de mirar", "aviso-tarde"),
+        ("block_on, el future se apunta antes de mirar", "aviso-antes"),
+    ] {
+        let salida = std::process::Command::new(std::env::current_exe().expect("este programa"))
+            .args(["--modelo", modelo])
+            .output()
+            .expect("lanzar el modelo en otro proceso");
+        let error = String::from_utf8_lossy(&salida.stderr);
+        match error.lines().find(|l| l.contains("deadlock")) {
+            _ if salida.status.success() => println!("{nombre}: ninguna ejecución falla"),
+            Some(l) => println!("{nombre}: falla: {}", l.trim()),
+            None => println!("{nombre}: falla: {}", primera_linea(&error)),
+        }
     }
 
     // ── 2. shuttle ─────────────────────────────────────────────────────
@@ -221,13 +282,17 @@ fn main() {
     println!();
     let clientes = 10;
     println!("== tormenta: {clientes} clientes, red partida 10 s, plazo de 100 ms por intento ==");
-    for espera in [Espera::Fija, Espera::Exponencial] {
+    for espera in [Espera::Fija, Espera::Exponencial, Espera::ExponencialConAzar] {
         let t = red::tormenta(clientes, espera, 1);
         println!(
             "espera {espera:?}: {} peticiones durante la partición, {} en total, el último acabó a los {} s",
             t.durante,
             t.total,
             coma(t.fin.as_secs_f64(), 2)
+        );
+        println!(
+            "espera {espera:?}: ráfaga mayor de reintentos, {} en un mismo tic de 10 ms; tras reparar la red, {}",
+            t.rafaga, t.rafaga_tras_reparar
         );
     }
 }

@@ -154,7 +154,47 @@ pub enum Espera {
     Fija,
     /// Dobla la espera en cada intento, con tope.
     Exponencial,
+    /// Dobla la espera con tope, pero espera un trozo al azar de ella (el
+    /// azar en la espera, *jitter*): los clientes que fallaron a la vez dejan
+    /// de reintentar a la vez.
+    ExponencialConAzar,
 }
+
+// ANCHOR: azar
+/// Un generador de números al azar pequeño y con semilla (SplitMix64): la
+/// misma semilla da siempre la misma serie, así que la simulación se repite.
+pub struct Azar(u64);
+
+impl Azar {
+    pub fn new(semilla: u64) -> Azar {
+        Azar(semilla)
+    }
+
+    /// Un número en [0, 1).
+    pub fn siguiente(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Cuánto esperar, además del plazo ya vencido, antes del intento siguiente.
+/// `pausa` empieza en el plazo y se dobla en cada fallo, con tope. Sin azar,
+/// el intervalo entre dos intentos es la pausa (el plazo ya esperado más lo
+/// que falta); con azar, se espera además un trozo al azar de la pausa,
+/// entre nada y toda: así dos clientes que fallaron a la vez no vuelven a
+/// la vez, ni siquiera en el primer reintento.
+pub fn espera_extra(espera: Espera, pausa: Duration, plazo: Duration, azar: &mut Azar) -> Duration {
+    match espera {
+        Espera::Fija => Duration::ZERO,
+        Espera::Exponencial => pausa.saturating_sub(plazo),
+        Espera::ExponencialConAzar => pausa.mul_f64(azar.siguiente()),
+    }
+}
+// ANCHOR_END: azar
 
 /// Lo que dejó una tormenta.
 #[derive(Debug, Clone, Copy)]
@@ -165,6 +205,12 @@ pub struct Tormenta {
     pub total: usize,
     /// Cuándo terminó el último cliente, en tiempo simulado.
     pub fin: Duration,
+    /// La ráfaga mayor de reintentos: cuántos salieron en un mismo tic (10 ms).
+    /// (El primer intento de todos sale a la vez, al empezar: no cuenta.)
+    pub rafaga: usize,
+    /// La ráfaga mayor después de reparar la red: los que le llegan juntos al
+    /// servidor cuando vuelve a verlos.
+    pub rafaga_tras_reparar: usize,
 }
 
 /// Plazo de cada intento en la tormenta.
@@ -173,46 +219,52 @@ pub const PLAZO_TORMENTA: Duration = Duration::from_millis(100);
 pub const TOPE: Duration = Duration::from_secs(2);
 /// Lo que dura la partición.
 pub const PARTICION: Duration = Duration::from_secs(10);
+/// Lo que dura un tic de la simulación de la tormenta.
+pub const TIC: Duration = Duration::from_millis(10);
+
+/// La ráfaga mayor de unos instantes: cuántos caen en el mismo tic.
+fn rafaga(instantes: &[Duration]) -> usize {
+    let mut cuantos = std::collections::BTreeMap::new();
+    for t in instantes {
+        *cuantos.entry(t.as_millis() / TIC.as_millis()).or_insert(0) += 1;
+    }
+    cuantos.values().copied().max().unwrap_or(0)
+}
 
 // ANCHOR: tormenta
 /// `clientes` clientes hacen un ingreso cada uno mientras la red entre
 /// ellos y el servidor está partida durante `PARTICION`; luego se repara.
+/// Cada cliente saca su azar de la semilla y de su número.
 pub fn tormenta(clientes: usize, espera: Espera, semilla: u64) -> Tormenta {
-    let enviados = Arc::new(Mutex::new((0usize, 0usize))); // (durante, total)
+    let envios = Arc::new(Mutex::new(Vec::new())); // el instante y el intento de cada envío
     let traza: Traza = Arc::default();
     let mut sim = turmoil::Builder::new()
         .rng_seed(semilla)
         .min_message_latency(Duration::from_millis(1))
         .max_message_latency(Duration::from_millis(20))
-        .tick_duration(Duration::from_millis(10))
+        .tick_duration(TIC)
         .simulation_duration(Duration::from_secs(120))
         .build();
     let (s, t) = (Arc::new(Mutex::new(0)), Arc::clone(&traza));
     sim.host("servidor", move || servidor(Servidor::ConClave, Arc::clone(&s), Arc::clone(&t)));
     let nombres: Vec<String> = (0..clientes).map(|c| format!("cliente-{c}")).collect();
     for (c, nombre) in nombres.iter().enumerate() {
-        let enviados = Arc::clone(&enviados);
+        let envios = Arc::clone(&envios);
         sim.client(nombre.as_str(), async move {
             let socket = UdpSocket::bind((IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)).await?;
             let mut buf = [0u8; 128];
+            let mut azar = Azar::new(semilla.wrapping_mul(1_000_003).wrapping_add(c as u64));
             let mut pausa = PLAZO_TORMENTA;
-            loop {
-                {
-                    let mut e = enviados.lock().unwrap();
-                    e.1 += 1;
-                    if turmoil::sim_elapsed().unwrap_or_default() < PARTICION {
-                        e.0 += 1;
-                    }
-                }
+            for intento in 1.. {
+                envios.lock().unwrap().push((turmoil::sim_elapsed().unwrap_or_default(), intento));
                 socket.send_to(format!("ingresa {c} 10").as_bytes(), ("servidor", PUERTO)).await?;
                 if tokio::time::timeout(PLAZO_TORMENTA, socket.recv_from(&mut buf)).await.is_ok() {
                     return Ok(());
                 }
-                if espera == Espera::Exponencial {
-                    tokio::time::sleep(pausa - PLAZO_TORMENTA.min(pausa)).await;
-                    pausa = (pausa * 2).min(TOPE);
-                }
+                tokio::time::sleep(espera_extra(espera, pausa, PLAZO_TORMENTA, &mut azar)).await;
+                pausa = (pausa * 2).min(TOPE);
             }
+            Ok(())
         });
     }
     for nombre in &nombres {
@@ -232,7 +284,43 @@ pub fn tormenta(clientes: usize, espera: Espera, semilla: u64) -> Tormenta {
             Err(e) => panic!("la tormenta acabó con error: {e}"),
         }
     };
-    let (durante, total) = *enviados.lock().unwrap();
-    Tormenta { durante, total, fin }
+    let envios: Vec<(Duration, u32)> = envios.lock().unwrap().clone();
+    let reintentos: Vec<Duration> = envios.iter().filter(|(_, i)| *i > 1).map(|(t, _)| *t).collect();
+    let tras: Vec<Duration> = reintentos.iter().copied().filter(|t| *t >= PARTICION).collect();
+    Tormenta {
+        durante: envios.iter().filter(|(t, _)| *t < PARTICION).count(),
+        total: envios.len(),
+        fin,
+        rafaga: rafaga(&reintentos),
+        rafaga_tras_reparar: rafaga(&tras),
+    }
 }
 // ANCHOR_END: tormenta
+
+#[cfg(test)]
+mod pruebas {
+    use super::*;
+
+    #[test]
+    fn el_azar_se_repite_con_su_semilla_y_cae_entre_0_y_1() {
+        let serie = |s| {
+            let mut a = Azar::new(s);
+            (0..100).map(|_| a.siguiente()).collect::<Vec<f64>>()
+        };
+        assert_eq!(serie(7), serie(7));
+        assert_ne!(serie(7), serie(8));
+        assert!(serie(7).iter().all(|x| (0.0..1.0).contains(x)));
+    }
+
+    #[test]
+    fn la_espera_extra_de_cada_modo() {
+        let mut a = Azar::new(1);
+        let (plazo, pausa) = (Duration::from_millis(100), Duration::from_millis(800));
+        assert_eq!(espera_extra(Espera::Fija, pausa, plazo, &mut a), Duration::ZERO);
+        assert_eq!(espera_extra(Espera::Exponencial, pausa, plazo, &mut a), Duration::from_millis(700));
+        let con_azar: Vec<Duration> =
+            (0..20).map(|_| espera_extra(Espera::ExponencialConAzar, pausa, plazo, &mut a)).collect();
+        assert!(con_azar.iter().all(|d| *d < pausa), "{con_azar:?}");
+        assert!(con_azar.windows(2).any(|w| w[0] != w[1]), "con azar, no siempre lo mismo");
+    }
+}

@@ -1,7 +1,7 @@
 //! La lección corre en modo rápido: loom encuentra el aviso perdido y lo
 //! enseña; shuttle lo encuentra con las dos planificaciones y lo repite;
-//! turmoil encuentra el ingreso doble, lo repite con la misma semilla y la
-//! espera exponencial frena la tormenta.
+//! turmoil encuentra el ingreso doble, lo repite con la misma semilla, la
+//! espera exponencial frena la tormenta y el azar en la espera deshace sus ráfagas.
 
 use std::process::Command;
 
@@ -23,6 +23,11 @@ fn modo_rapido_encuentra_los_tres_errores() {
         "aparcar volviendo a mirar: 69 ejecuciones, ninguna falla",
         "loom 1 productor, 2 tareas, cota 1: 11 ejecuciones",
         "loom 2 productores, 2 tareas, cota 2: 594 ejecuciones",
+        // loom: UnsafeCell ve la carrera de datos; block_on, el aviso perdido en async
+        "dato publicado con una bandera Relaxed: falla en la ejecución 3: Causality violation",
+        "dato publicado con una bandera Release: 6 ejecuciones, ninguna falla",
+        "block_on, el future se apunta después de mirar: falla: deadlock",
+        "block_on, el future se apunta antes de mirar: ninguna ejecución falla",
         // shuttle: lo encuentra, y la planificación lo repite
         "shuttle Azar, iteraciones hasta el fallo por semilla: 476 639",
         "shuttle Pct(3), iteraciones hasta el fallo por semilla: 41 4",
@@ -34,6 +39,8 @@ fn modo_rapido_encuentra_los_tres_errores() {
         "servidor con clave: 0 de 4 semillas no cuadran",
         "espera Fija: 1000 peticiones durante la partición",
         "espera Exponencial: 90 peticiones durante la partición",
+        "espera Exponencial: ráfaga mayor de reintentos, 10 en un mismo tic de 10 ms; tras reparar la red, 10",
+        "espera ExponencialConAzar: ráfaga mayor de reintentos, 4 en un mismo tic de 10 ms; tras reparar la red, 1",
     ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }

@@ -16,6 +16,12 @@
 //!   con su candado, esperando el del otro).
 //!
 //! Si la víctima no tiene nada, devuelve `None` sin tocar la cola del ladrón.
+//!
+//! Las pruebas compilan este archivo dos veces: la normal, con los candados
+//! de `std`, y otra con los de shuttle (`planificador::modelo`), que recorre
+//! uno por uno todos los órdenes posibles entre tu robo y el dueño de la
+//! cola. Usa las colas a través de `ColaLocal` (`lock`, `try_lock`) sin
+//! nombrar `std::sync::Mutex`: así tu código compila con los dos.
 
 use std::sync::Arc;
 

@@ -222,6 +222,10 @@ impl Registro {
         p.sondea[w] = Some(primera);
         let texto = if n == 1 {
             format!("El trabajador {w} no tiene nada suyo: toma la tarea {primera} de la cola global.")
+        } else if n == 2 {
+            format!(
+                "El trabajador {w} no tiene nada suyo: se lleva un lote de 2 tareas de la cola global; sondeará la {primera} y deja la otra en su cola local."
+            )
         } else {
             format!(
                 "El trabajador {w} no tiene nada suyo: se lleva un lote de {n} tareas de la cola global; sondeará la {primera} y deja las otras {} en su cola local.",

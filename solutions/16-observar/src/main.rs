@@ -1,6 +1,7 @@
 //! `cargo run -p soluciones-16`: las tres soluciones del capítulo 16 en marcha.
 
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use observar::atascado::{atascados, muestra};
@@ -33,15 +34,29 @@ fn main() {
         })
     });
     for (i, m) in contador.informe().iter().enumerate() {
-        println!("   {} {}: {:>2} entradas, ocupado {:>5.1} ms", m.nombre, i + 1, m.sondeos, ms(m.ocupado));
+        println!("   {} {}: {:>2} entradas, ocupado {:>5} ms", m.nombre, i + 1, m.sondeos, ms(m.ocupado));
     }
 
-    println!("2. atascado: un runtime de 2 trabajadores con una tarea que bloquea el suyo");
+    println!("2. atascado: 2 trabajadores, uno bloqueado por una tarea y el otro saturado de trabajo");
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let (soltar, suelta) = mpsc::channel::<()>();
+    let (empezo, ha_empezado) = mpsc::channel::<()>();
     rt.spawn(async move {
+        empezo.send(()).unwrap();
         let _ = suelta.recv_timeout(Duration::from_secs(2));
     });
+    ha_empezado.recv_timeout(Duration::from_secs(2)).expect("la tarea bloqueante empieza");
+    // Cuatro tareas que no paran de trabajar: el trabajador libre nunca se aparca.
+    let parar = Arc::new(AtomicBool::new(false));
+    for _ in 0..4 {
+        let parar = parar.clone();
+        rt.spawn(async move {
+            while !parar.load(Ordering::Relaxed) {
+                std::hint::black_box((0..1_000u64).sum::<u64>());
+                tokio::task::yield_now().await;
+            }
+        });
+    }
     std::thread::sleep(Duration::from_millis(30));
     let inicio = Instant::now();
     let mut muestras = Vec::new();
@@ -49,8 +64,18 @@ fn main() {
         muestras.push(muestra(&rt.metrics(), inicio.elapsed()));
         std::thread::sleep(Duration::from_millis(20));
     }
-    println!("   contadores de aparcar/despertar al final: {:?}", muestras.last().unwrap().aparca);
-    println!("   atascados (100 ms quietos y despiertos): {:?}", atascados(&muestras, Duration::from_millis(100)));
+    let (primera, ultima) = (&muestras[0], muestras.last().unwrap());
+    for w in 0..ultima.aparca.len() {
+        println!(
+            "   trabajador {w}: contador {} -> {}, tiempo ocupado {} -> {} ms",
+            primera.aparca[w],
+            ultima.aparca[w],
+            ms(primera.ocupado[w]),
+            ms(ultima.ocupado[w])
+        );
+    }
+    println!("   atascados (100 ms despiertos y quietos del todo): {:?}", atascados(&muestras, Duration::from_millis(100)));
+    parar.store(true, Ordering::Relaxed);
     drop(soltar);
     rt.shutdown_timeout(Duration::from_secs(1));
 
@@ -62,6 +87,7 @@ fn main() {
     });
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
+/// Milisegundos con un decimal y coma decimal («2,3»).
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0).replace('.', ",")
 }

@@ -10,6 +10,12 @@
 //! - `ocupado`: el tiempo pasado **dentro**, sumando cada entrada hasta su
 //!   salida (el tiempo entre una salida y la entrada siguiente no cuenta).
 //!
+//! Un tramo puede tener varias entradas abiertas a la vez: dos hilos que lo
+//! sondean al mismo tiempo, o un tramo que se vuelve a entrar a sí mismo, y
+//! sus salidas no llegan por fuerza en orden inverso. Cada entrada es un
+//! sondeo, y el tiempo ocupado corre mientras haya al menos una abierta: ese
+//! rato cuenta una sola vez, no una por entrada.
+//!
 //! `informe()` devuelve una `Medida` por tramo creado, en el orden en que se
 //! crearon: también los que ya se cerraron y los que nunca se sondearon.
 //! Dos tramos con el mismo nombre son dos medidas. Cada tramo lleva su
@@ -45,9 +51,11 @@ pub struct ContadorDeSondeos {
     medidas: Arc<Mutex<Vec<Medida>>>,
 }
 
-/// Lo que la capa guarda en cada tramo: dónde está su medida y desde cuándo está dentro.
+/// Lo que la capa guarda en cada tramo: dónde está su medida, cuántas
+/// entradas tiene abiertas y desde cuándo tiene alguna.
 struct Cuenta {
     indice: usize,
+    abiertas: usize,
     dentro_desde: Option<Instant>,
 }
 
@@ -69,7 +77,7 @@ where
     fn on_new_span(&self, atributos: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
         let mut medidas = self.medidas.lock().unwrap();
         medidas.push(Medida { nombre: atributos.metadata().name(), sondeos: 0, ocupado: Duration::ZERO });
-        let cuenta = Cuenta { indice: medidas.len() - 1, dentro_desde: None };
+        let cuenta = Cuenta { indice: medidas.len() - 1, abiertas: 0, dentro_desde: None };
         if let Some(tramo) = ctx.span(id) {
             tramo.extensions_mut().insert(cuenta);
         }
@@ -79,7 +87,12 @@ where
         let Some(tramo) = ctx.span(id) else { return };
         let mut extensiones = tramo.extensions_mut();
         let Some(cuenta) = extensiones.get_mut::<Cuenta>() else { return };
-        cuenta.dentro_desde = Some(Instant::now());
+        // Si ya había otra entrada abierta (otro hilo, o el mismo tramo dentro
+        // de sí), el reloj ya corre: no se vuelve a poner en marcha.
+        if cuenta.abiertas == 0 {
+            cuenta.dentro_desde = Some(Instant::now());
+        }
+        cuenta.abiertas += 1;
         self.medidas.lock().unwrap()[cuenta.indice].sondeos += 1;
     }
 
@@ -87,7 +100,11 @@ where
         let Some(tramo) = ctx.span(id) else { return };
         let mut extensiones = tramo.extensions_mut();
         let Some(cuenta) = extensiones.get_mut::<Cuenta>() else { return };
-        if let Some(desde) = cuenta.dentro_desde.take() {
+        cuenta.abiertas = cuenta.abiertas.saturating_sub(1);
+        // Se para el reloj al cerrar la última entrada abierta.
+        if cuenta.abiertas == 0
+            && let Some(desde) = cuenta.dentro_desde.take()
+        {
             self.medidas.lock().unwrap()[cuenta.indice].ocupado += desde.elapsed();
         }
     }

@@ -11,7 +11,7 @@ pub fn ciclo(raiz: &Path, sin_frio: bool) -> Result<(), Error> {
     println!("| medida | segundos | objetivo |\n|---|---|---|");
     for m in &medidas {
         let marca = if m.segundos <= m.objetivo { "✔" } else { "✘" };
-        println!("| {} | {:.2} | {marca} < {} |", m.que, m.segundos, m.objetivo);
+        println!("| {} | {} | {marca} < {} |", m.que, medidas::numero(m.segundos, 2), m.objetivo);
     }
     if costes.is_empty() {
         return Ok(());
@@ -21,7 +21,7 @@ pub fn ciclo(raiz: &Path, sin_frio: bool) -> Result<(), Error> {
     for c in &costes {
         let usan =
             if c.usada_por.len() > 3 { format!("{} paquetes", c.usada_por.len()) } else { c.usada_por.join(", ") };
-        println!("| {} | {usan} | {} | {:.1} |", c.dependencia, c.paquetes, c.segundos);
+        println!("| {} | {usan} | {} | {} |", c.dependencia, c.paquetes, medidas::numero(c.segundos, 1));
     }
     Ok(())
 }
@@ -36,7 +36,7 @@ pub fn mide(raiz: &Path, rapido: bool, capitulo: Option<&str>, r: Reescritura) -
     let m = curso::mediciones::medir(&Curso::cargar(raiz)?, rapido, capitulo, |paso| eprintln!("… {paso}"))?;
     println!("| orden | segundos | bien |\n|---|---|---|");
     for e in &m.ordenes {
-        println!("| `{}` | {:.1} | {} |", e.ejecutada, e.segundos, if e.correcta { "✔" } else { "✘" });
+        println!("| `{}` | {} | {} |", e.ejecutada, medidas::numero(e.segundos, 1), if e.correcta { "✔" } else { "✘" });
     }
     println!();
     for d in m.datos.iter().filter(|d| d.aqui.is_some()) {
@@ -47,7 +47,11 @@ pub fn mide(raiz: &Path, rapido: bool, capitulo: Option<&str>, r: Reescritura) -
             d.aqui.as_deref().unwrap_or_default()
         );
     }
-    println!("\nResultados en target/mediciones/{}/resultados.json ({:.0} s en total).", m.modo, m.segundos);
+    println!(
+        "\nResultados en target/mediciones/{}/resultados.json ({} s en total).",
+        m.modo,
+        medidas::numero(m.segundos, 0)
+    );
     if !m.problemas.is_empty() {
         let lista: Vec<String> = m.problemas.iter().map(|p| p.to_string()).collect();
         return Err(Error::mensaje(format!("{} problemas:\n- {}", lista.len(), lista.join("\n- "))));

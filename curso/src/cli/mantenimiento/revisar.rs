@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use curso::procesos::{self, Proceso};
-use curso::verificacion::{self, Alcance};
+use curso::verificacion;
 use curso::{Curso, Error, libro, revision, servidor};
 
 pub fn comprueba(curso: &Curso, capitulos: &[String], solo_ejercicios: bool, repite: u32) -> Result<(), Error> {
@@ -23,8 +23,8 @@ pub fn comprueba(curso: &Curso, capitulos: &[String], solo_ejercicios: bool, rep
     } else {
         if let Some(c) = capitulos.iter().find(|c| curso.ejercicios_de(c).next().is_none()) {
             return Err(Error::mensaje(format!(
-                "no hay ejercicios del capítulo «{c}» en {}",
-                curso::modelo::ejercicios::LISTA
+                "no hay ejercicios del capítulo «{c}» (¿existe {}?)",
+                curso::modelo::ejercicios::lista_de(c).display()
             )));
         }
         curso.con_ejercicios(curso.ejercicios.iter().filter(|e| capitulos.contains(&e.capitulo)).cloned().collect())
@@ -43,7 +43,7 @@ pub fn comprueba(curso: &Curso, capitulos: &[String], solo_ejercicios: bool, rep
 fn verificar_repetido(curso: &Curso, repite: u32) -> Vec<String> {
     let mut veces: BTreeMap<String, u32> = BTreeMap::new();
     for vez in 1..=repite {
-        let informe = verificacion::verificar(curso, Alcance::Completa);
+        let informe = verificacion::verificar(curso);
         if vez == 1 {
             for linea in &informe.resumen {
                 println!("  {linea}");
