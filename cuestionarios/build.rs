@@ -36,7 +36,8 @@ fn main() {
         writeln!(tabla, "    ({nombre:?}, {modulo}::ejecutar),").unwrap();
         if nombre.ends_with("_entrelazados") {
             let fuente = std::fs::read_to_string(ruta).expect("se lee el programa");
-            let con_shuttle = fuente.replace("std::thread", "shuttle::thread").replace("std::sync::", "shuttle::sync::");
+            let con_shuttle =
+                fuente.replace("std::thread", "shuttle::thread").replace("std::sync::", "shuttle::sync::");
             writeln!(
                 con_hilos,
                 "#[allow(clippy::all)]\nmod {modulo} {{\n{con_shuttle}\n    pub(crate) fn ejecutar() {{\n        \

@@ -48,7 +48,7 @@ mod entrelazados {
 }
 
 /// Lo que espera a un programa antes de decir que no termina.
-const LIMITE: Duration = Duration::from_secs(5);
+const LIMITE: Duration = Duration::from_secs(2);
 /// La segunda oportunidad de un programa que debería terminar.
 const LIMITE_HOLGADO: Duration = Duration::from_secs(120);
 
@@ -169,11 +169,18 @@ fn ejecutar(nombre: &str, limite: Duration) -> Option<(String, bool)> {
     Some((salida, panico))
 }
 
-/// Las salidas posibles de un programa con hilos: todas las planificaciones, con shuttle.
-fn salidas_con_shuttle(programa: fn()) -> BTreeSet<String> {
+/// Cuántas planificaciones puede recorrer shuttle para un programa: más
+/// serían demasiadas para `cargo test`, y el programa debe ser más pequeño.
+const PLANIFICACIONES_MAXIMAS: usize = 20_000;
+
+/// Las salidas posibles de un programa con hilos: todas sus planificaciones,
+/// recorridas en profundidad con shuttle (`check_dfs`, exhaustivo), y cuántas son.
+fn salidas_con_shuttle(nombre: &str, programa: fn()) -> BTreeSet<String> {
     static VISTAS: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     static PROGRAMA: Mutex<Option<fn()>> = Mutex::new(None);
+    static VUELTAS: Mutex<usize> = Mutex::new(0);
     VISTAS.lock().unwrap().clear();
+    *VUELTAS.lock().unwrap() = 0;
     *PROGRAMA.lock().unwrap() = Some(programa);
     shuttle::check_dfs(
         || {
@@ -182,9 +189,17 @@ fn salidas_con_shuttle(programa: fn()) -> BTreeSet<String> {
             programa();
             let salida = std::mem::take(&mut *SALIDA.lock().unwrap());
             VISTAS.lock().unwrap().insert(salida);
+            *VUELTAS.lock().unwrap() += 1;
         },
-        None,
+        Some(PLANIFICACIONES_MAXIMAS),
     );
+    let vueltas = *VUELTAS.lock().unwrap();
+    assert!(
+        vueltas < PLANIFICACIONES_MAXIMAS,
+        "{nombre}: shuttle no acabó de recorrer sus planificaciones en {PLANIFICACIONES_MAXIMAS}: \
+         haz el programa más pequeño (menos hilos, menos candados) para que la prueba sea exhaustiva"
+    );
+    eprintln!("{nombre}: {vueltas} planificaciones recorridas con shuttle");
     std::mem::take(&mut *VISTAS.lock().unwrap())
 }
 
@@ -203,13 +218,20 @@ fn conductas(programas: &BTreeSet<String>, terminan_segun_la_clave: &BTreeSet<St
             por_ejecutar.push(programa.clone());
         }
     }
-    // Cuatro a la vez: los que no terminan solo esperan.
+    // Cuatro a la vez: los que no terminan solo esperan. Los que la clave
+    // dice que no terminan (solo para el orden, no para el veredicto) van
+    // primero, para que su espera se solape con el resto.
+    por_ejecutar.sort_by_key(|p| terminan_segun_la_clave.contains(p));
+    por_ejecutar.reverse();
     let pendientes = Mutex::new(por_ejecutar);
     let hechas = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..4 {
             s.spawn(|| {
-                while let Some(programa) = pendientes.lock().unwrap().pop() {
+                loop {
+                    // El candado, solo para sacar el siguiente (no durante toda la vuelta).
+                    let siguiente = pendientes.lock().unwrap().pop();
+                    let Some(programa) = siguiente else { break };
                     let nombre = nombre_en_el_binario(&programa)
                         .unwrap_or_else(|| panic!("«{programa}» no es cuestionarios/programas/NN-tema/X.rs"));
                     let mut primera = ejecutar(nombre, LIMITE);
@@ -233,7 +255,7 @@ fn conductas(programas: &BTreeSet<String>, terminan_segun_la_clave: &BTreeSet<St
     for (programa, conducta) in hechas.into_inner().unwrap() {
         let conducta = match (conducta, con_shuttle(&programa)) {
             (Conducta::Termina { salidas, panico }, Some(programa_con_shuttle)) => {
-                let posibles = salidas_con_shuttle(programa_con_shuttle);
+                let posibles = salidas_con_shuttle(&programa, programa_con_shuttle);
                 let imposibles: Vec<_> = salidas.difference(&posibles).collect();
                 assert!(
                     imposibles.is_empty(),

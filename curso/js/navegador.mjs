@@ -27,6 +27,7 @@ import { medirFiguras, medirReproductores, PX_MINIMOS, DIANA_MINIMA, LETRA_MINIM
 import { medirCarga, vigilarDiagramas, FRENO_DE_CPU, miles } from "./medidas.mjs";
 import { revisarPdf } from "./revisar-pdf.mjs";
 import { ARGUMENTOS_DE_CHROMIUM } from "./pdf.mjs";
+import { comprobarRaices } from "./raices.mjs";
 import { probarCuestionarios } from "./cuestionarios.mjs";
 
 const [base, carpeta, capturas] = process.argv.slice(2);
@@ -111,9 +112,10 @@ async function nuevoContexto(ancho, opciones = {}) {
 
 /**
  * Abre una página y devuelve { pagina, diagramas, pedidas } ya dibujada.
- * `antes(pagina)` se llama antes de navegar (para medir).
+ * `antes(pagina)` se llama antes de navegar (para medir); los problemas van
+ * a `avisar(donde, texto)`.
  */
-async function abrir(contexto, ruta, { estado = 200, espera = 60000, antes = null } = {}) {
+async function abrir(contexto, ruta, { estado = 200, espera = 60000, antes = null, avisar = problema } = {}) {
   const pagina = await contexto.newPage();
   pagina.setDefaultTimeout(espera);
   pagina.setDefaultNavigationTimeout(espera);
@@ -124,29 +126,29 @@ async function abrir(contexto, ruta, { estado = 200, espera = 60000, antes = nul
     if (estado === 404 && m.location().url === direccion) return;
     // Chromium pide /favicon.ico por su cuenta en páginas sin icono (toc.html).
     if (m.location().url.endsWith("/favicon.ico")) return;
-    if (m.type() === "error") problema(ruta, `error en la consola: ${m.text()} (${m.location().url})`);
+    if (m.type() === "error") avisar(ruta, `error en la consola: ${m.text()} (${m.location().url})`);
   });
-  pagina.on("pageerror", (e) => problema(ruta, `excepción: ${e.message}`));
+  pagina.on("pageerror", (e) => avisar(ruta, `excepción: ${e.message}`));
   pagina.on("request", (p) => {
     const url = p.url();
     pedidas.push(url);
     if (!url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origen) {
-      problema(ruta, `pide algo a otro sitio: ${url}`);
+      avisar(ruta, `pide algo a otro sitio: ${url}`);
     }
   });
   pagina.on("requestfailed", (p) => {
     // Cerrar la página cancela lo que quede pendiente (el favicon, por ejemplo).
-    if (p.failure()?.errorText !== "net::ERR_ABORTED") problema(ruta, `no se pudo cargar ${p.url()}`);
+    if (p.failure()?.errorText !== "net::ERR_ABORTED") avisar(ruta, `no se pudo cargar ${p.url()}`);
   });
   const terminar = antes ? await antes(pagina) : null;
   let respuesta;
   try {
     respuesta = await pagina.goto(direccion, { waitUntil: "load" });
   } catch (e) {
-    problema(ruta, `la página no terminó de cargar: ${e.message.split("\n")[0]}`);
+    avisar(ruta, `la página no terminó de cargar: ${e.message.split("\n")[0]}`);
     return { pagina, diagramas: 0, pedidas, medida: null };
   }
-  if (respuesta.status() !== estado) problema(ruta, `estado HTTP ${respuesta.status()}, esperaba ${estado}`);
+  if (respuesta.status() !== estado) avisar(ruta, `estado HTTP ${respuesta.status()}, esperaba ${estado}`);
   // Cada diagrama Mermaid debe acabar como un SVG sin «Syntax error».
   const diagramas = await pagina.locator("pre.mermaid").count();
   if (diagramas > 0) {
@@ -157,21 +159,21 @@ async function abrir(contexto, ruta, { estado = 200, espera = 60000, antes = nul
         { timeout: 30000 },
       );
     } catch {
-      problema(ruta, "algún diagrama Mermaid no se convirtió en SVG");
+      avisar(ruta, "algún diagrama Mermaid no se convirtió en SVG");
     }
     const texto = await pagina.locator("pre.mermaid").allInnerTexts();
-    if (texto.some((t) => /Syntax error/i.test(t))) problema(ruta, "un diagrama Mermaid dice «Syntax error»");
+    if (texto.some((t) => /Syntax error/i.test(t))) avisar(ruta, "un diagrama Mermaid dice «Syntax error»");
   }
   // Los reproductores, montados.
   await pagina.waitForFunction(
     () => [...document.querySelectorAll(".reproductor[data-traza]")].every((r) => r.dataset.listo || r.dataset.error),
-  ).catch(() => problema(ruta, "algún reproductor no terminó de cargar"));
+  ).catch(() => avisar(ruta, "algún reproductor no terminó de cargar"));
   const medida = terminar ? await terminar() : null;
   return { pagina, diagramas, pedidas, medida };
 }
 
 /** Los textos de la interfaz en inglés que se ven en `pagina` (fuera del texto del capítulo). */
-async function revisarInterfaz(pagina, ruta, { tambienElTexto = false } = {}) {
+async function revisarInterfaz(pagina, ruta, { tambienElTexto = false, avisar = problema } = {}) {
   const { textos, temas } = await pagina.evaluate((tambien) => {
     const textos = [document.title];
     const main = document.querySelector("main");
@@ -188,10 +190,10 @@ async function revisarInterfaz(pagina, ruta, { tambienElTexto = false } = {}) {
   }, tambienElTexto);
   const todo = textos.join("\n");
   for (const frase of EN_INGLES) {
-    if (todo.includes(frase)) problema(ruta, `la interfaz dice «${frase}» en inglés`);
+    if (todo.includes(frase)) avisar(ruta, `la interfaz dice «${frase}» en inglés`);
   }
   for (const t of temas) {
-    if (TEMAS_EN_INGLES.includes(t)) problema(ruta, `el tema «${t}» tiene el nombre en inglés`);
+    if (TEMAS_EN_INGLES.includes(t)) avisar(ruta, `el tema «${t}» tiene el nombre en inglés`);
   }
 }
 
@@ -199,10 +201,14 @@ const figuras = [];
 const axe = [];
 const pesos = [];
 
-/** Las comprobaciones de una página ya abierta, a `ancho` px. */
-async function comprobar(pagina, ruta, ancho, pedidas) {
+/**
+ * Las comprobaciones de una página ya abierta, a `ancho` px: los problemas
+ * van a `avisar`, y las figuras y lo que dice axe, a `salida`.
+ */
+async function comprobar(pagina, ruta, ancho, pedidas, avisar, salida) {
   const donde = `${ruta} a ${ancho} px`;
-  if (ancho === 1280) await revisarInterfaz(pagina, ruta);
+  const problema = avisar;
+  if (ancho === 1280) await revisarInterfaz(pagina, ruta, { avisar });
   // Nada que la página no use.
   const tieneDiagramas = (await pagina.locator("pre.mermaid").count()) > 0;
   for (const url of pedidas) {
@@ -210,7 +216,7 @@ async function comprobar(pagina, ruta, ancho, pedidas) {
     if (/searchindex|raices-es/.test(url)) problema(donde, `carga la búsqueda sin que nadie busque (${url})`);
   }
   for (const f of await medirFiguras(pagina)) {
-    figuras.push({ ruta, ancho, ...f });
+    salida.figuras.push({ ruta, ancho, ...f });
     const nombre = f.tipo === "diagrama" ? `el diagrama ${f.cual}` : `la gráfica ${f.cual}`;
     if (f.minimo < PX_MINIMOS) problema(donde, `${nombre} tiene texto de ${f.minimo} px («${f.texto}»)`);
     if (f.desborda && !f.aviso) problema(donde, `${nombre} no cabe y no enseña «desliza →»`);
@@ -228,7 +234,7 @@ async function comprobar(pagina, ruta, ancho, pedidas) {
     if (!c.foco) problema(donde, `#${c.reproductor}: «${c.control}» no se alcanza con el teclado`);
   }
   const { graves, leves } = await pasarAxe(pagina);
-  axe.push({ ruta, ancho, graves, leves });
+  salida.axe.push({ ruta, ancho, graves, leves });
   for (const v of graves) {
     problema(donde, `axe (${v.gravedad}): ${v.regla}, ${v.ayuda}: ${v.nodos.slice(0, 3).join(" | ")}${v.nodos.length > 3 ? ` y ${v.nodos.length - 3} más` : ""}`);
   }
@@ -247,28 +253,35 @@ async function comprobar(pagina, ruta, ancho, pedidas) {
 const ULTIMO = 3;
 async function revisar(contexto, ruta, ancho, medir) {
   for (let intento = 1; ; intento++) {
-    const antes = problemas.length;
+    // Lo de este intento se guarda aparte: si Chromium se atasca, se tira.
+    const mios = [];
+    const avisar = (donde, texto) => mios.push(`${donde}: ${texto}`);
+    const salida = { figuras: [], axe: [] };
     const { pagina, diagramas, pedidas, medida } = await abrir(contexto, ruta, {
       // El primer intento espera menos: un atasco se reintenta enseguida.
-      espera: intento < ULTIMO ? 30000 : 90000,
+      espera: intento < ULTIMO ? 45000 : 90000,
       antes: medir ? (p) => medirCarga(p, base, carpeta) : null,
+      avisar,
     });
+    let listo = false;
     try {
-      await comprobar(pagina, ruta, ancho, pedidas);
-      const atasco = problemas.slice(antes).some((p) => p.includes("no terminó de cargar"));
-      if (!atasco || intento === ULTIMO) {
-        if (medida) pesos.push({ ruta, ...medida });
-        return diagramas;
-      }
+      await comprobar(pagina, ruta, ancho, pedidas, avisar, salida);
+      listo = !mios.some((p) => p.includes("no terminó de cargar")) || intento === ULTIMO;
     } catch (e) {
       if (intento === ULTIMO) {
-        problema(ruta, `no se pudo revisar a ${ancho} px: ${e.message.split("\n")[0]}`);
-        return diagramas;
+        avisar(ruta, `no se pudo revisar a ${ancho} px: ${e.message.split("\n")[0]}`);
+        listo = true;
       }
     } finally {
       await pagina.close();
     }
-    problemas.length = antes;
+    if (listo) {
+      problemas.push(...mios);
+      figuras.push(...salida.figuras);
+      axe.push(...salida.axe);
+      if (medida) pesos.push({ ruta, ...medida });
+      return diagramas;
+    }
     console.log(`(${ruta} a ${ancho} px: Chromium se atascó; lo intento otra vez)`);
   }
 }
@@ -300,15 +313,21 @@ const contextos = { 1280: await nuevoContexto(1280), 390: await nuevoContexto(39
 }
 
 // 1. Cada página a 1280 px y las que no son capítulos a 390, de dos en dos.
+//    print.html (todos los capítulos en una página, para imprimir) solo a
+//    1280: su contenido se revisa a 390 capítulo a capítulo.
 const tareas = [];
 for (const ruta of paginas) tareas.push(() => revisar(contextos[1280], ruta, 1280, false));
-for (const ruta of paginas.filter((p) => !capitulos.includes(p))) tareas.push(() => revisar(contextos[390], ruta, 390, false));
+for (const ruta of paginas.filter((p) => !capitulos.includes(p) && p !== "print.html")) {
+  tareas.push(() => revisar(contextos[390], ruta, 390, false));
+}
 const dibujados = await enParalelo(tareas, A_LA_VEZ);
 console.log(`${paginas.length} páginas abiertas a 1280 px, ${dibujados.slice(0, paginas.length).reduce((a, b) => a + b, 0)} diagramas dibujados (${segundos()} s)`);
-// 2. Cada capítulo a 390 px, de uno en uno: primero se mide su carga con la
-//    CPU frenada y después se revisa como las demás.
-for (const ruta of capitulos) await revisar(contextos[390], ruta, 390, true);
-console.log(`${paginas.length} páginas revisadas a 390 px; ${capitulos.length} capítulos medidos (${segundos()} s)`);
+// 2. Cada capítulo a 390 px: primero se mide su carga con la CPU frenada y
+//    después se revisa como las demás. También de dos en dos (cada página
+//    con su núcleo en la máquina de la integración continua); para medir
+//    sin que se estorben, NAVEGADOR_A_LA_VEZ=1.
+await enParalelo(capitulos.map((ruta) => () => revisar(contextos[390], ruta, 390, true)), A_LA_VEZ);
+console.log(`${paginas.length - 1} páginas revisadas a 390 px; ${capitulos.length} capítulos medidos (${segundos()} s)`);
 
 console.log("\nTexto más pequeño de cada figura (px en pantalla; «→» si se desplaza, con «desliza →»):");
 console.log("| página | figura | a 1280 px | a 390 px | texto alternativo |\n|---|---|---|---|---|");
@@ -319,7 +338,10 @@ for (const f of figuras.filter((f) => f.ancho === 1280)) {
   console.log(`| ${f.ruta} | ${f.tipo} ${f.cual} | ${f.minimo}${f.desborda ? " →" : ""} | ${enMovil} | ${alt} |`);
 }
 
-console.log(`\naxe-core ${VERSION_DE_AXE} (reglas por defecto), ${axe.length} revisiones (${paginas.length} páginas × 2 anchos):`);
+{
+  const cuantas = (ancho) => new Set(axe.filter((a) => a.ancho === ancho).map((a) => a.ruta)).size;
+  console.log(`\naxe-core ${VERSION_DE_AXE} (reglas por defecto): ${cuantas(1280)} páginas a 1280 px y ${cuantas(390)} a 390 px`);
+}
 {
   const porRegla = new Map();
   for (const a of axe) for (const v of a.graves.concat(a.leves)) {
@@ -330,6 +352,7 @@ console.log(`\naxe-core ${VERSION_DE_AXE} (reglas por defecto), ${axe.length} re
   }
   if (porRegla.size === 0) console.log("ninguna violación.");
   else {
+    console.log("(las graves y las críticas hacen fallar la prueba; las demás solo se cuentan)");
     console.log("| regla | gravedad | revisiones | elementos |\n|---|---|---|---|");
     for (const [regla, r] of porRegla) console.log(`| ${regla} | ${r.gravedad} | ${r.veces} | ${r.nodos} |`);
   }
@@ -400,7 +423,9 @@ for (const [a, b] of [["tareas", "tarea"], ["planificacion", "planificación"], 
   const ra = await buscar(a);
   const rb = await buscar(b);
   if (ra.paginas.length === 0) problema("búsqueda", `«${a}» no encuentra nada`);
-  if (ra.enlaces.join() !== rb.enlaces.join()) {
+  // La misma sección (página y ancla); ?highlight= lleva las palabras tal cual.
+  const seccion = (h) => new URL(h).pathname + new URL(h).hash;
+  if (ra.enlaces.map(seccion).join() !== rb.enlaces.map(seccion).join()) {
     problema("búsqueda", `«${a}» y «${b}» dan resultados distintos: ${ra.paginas.slice(0, 3)} / ${rb.paginas.slice(0, 3)}`);
   }
 }
@@ -410,7 +435,10 @@ for (const vacia of ["de", "el"]) {
   if (!/no tiene en cuenta/.test(r.cabecera)) problema("búsqueda", `«${vacia}» no dice que la búsqueda no tiene en cuenta esa palabra: «${r.cabecera}»`);
 }
 {
-  // La raíz española es la del paquete, sin tocar.
+  // La raíz española es la del paquete, sin tocar (raices.mjs), y junta las
+  // palabras de una familia.
+  const distinta = comprobarRaices();
+  if (distinta) problema("búsqueda", distinta);
   const raiz = await buscador.evaluate(() => ["planificación", "planificador", "planifica"].map((p) => window.search.raiz(p)));
   if (new Set(raiz).size !== 1) problema("búsqueda", `planificación, planificador y planifica no dan la misma raíz: ${raiz}`);
 }

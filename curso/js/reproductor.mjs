@@ -8,20 +8,33 @@
 //   (largos de las colas, números de tarea, casillas), en varios pasos;
 // - avanzar y retroceder con los botones y con el teclado vuelve al mismo
 //   estado, y el paso queda en la dirección y en `data-paso`;
-// - a 390 px de ancho no hay desbordamiento horizontal;
-// - al imprimir se ven el estado inicial y el final, y no los controles.
+// - a 390 px de ancho no hay desbordamiento horizontal, y ninguna ficha se
+//   parte dentro de una palabra;
+// - al imprimir se ven el estado inicial y el final, y no los controles;
+// - solo con el teclado: Tab llega a los controles, Intro y espacio los
+//   pulsan, y el paso se anuncia en una región aria-live;
+// - con prefers-reduced-motion, nada se anima y reproduce despacio;
+// - el color no va solo: el tipo de evento, quién actúa y las alertas
+//   llevan su etiqueta de texto (y queda una captura en gris para mirarla);
+// - abierto desde sus archivos (file://), cada reproductor carga su traza.
 //
-// Uso: node reproductor.mjs CARPETA_DEL_LIBRO   (p. ej. target/libro, de `cargo libro --solo-construir`)
+// Los reproductores y sus trazas salen del HTML construido: una traza nueva
+// en un capítulo se prueba sin tocar este archivo.
+//
+// Uso: node reproductor.mjs CARPETA_DEL_LIBRO [CARPETA_DE_CAPTURAS]
+//   (p. ej. target/libro, de `cargo libro --solo-construir`)
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";
-import { readFileSync, statSync } from "node:fs";
-import { join, normalize, extname } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, normalize, extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
-const carpeta = process.argv[2];
+const [carpeta, capturas] = process.argv.slice(2);
 if (!carpeta) {
-  console.error("uso: node reproductor.mjs CARPETA_DEL_LIBRO");
+  console.error("uso: node reproductor.mjs CARPETA_DEL_LIBRO [CARPETA_DE_CAPTURAS]");
   process.exit(2);
 }
+if (capturas) mkdirSync(capturas, { recursive: true });
 const BASE = "/curso-async/";
 const TIPOS = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".json": "application/json",
@@ -46,15 +59,21 @@ await new Promise((ok) => servidor.listen(0, "127.0.0.1", ok));
 const base = `http://127.0.0.1:${servidor.address().port}${BASE}`;
 const origen = new URL(base).origin;
 
-const PAGINAS = {
-  "08-robo-de-trabajo.html": [
-    "trazas/reparto-2.json", "trazas/desborde.json",
-    // Las grabadas del Tokio de verdad (lessons/08-robo-de-trabajo, `--bin grabador`).
-    "trazas/tokio-reparto.json", "trazas/tokio-robo.json", "trazas/tokio-desborde.json",
-  ],
-  "09-tu-planificador.html": ["trazas/tope-lifo.json", "trazas/robo-carrera.json", "trazas/duerme-despierta.json", "trazas/reparto-4.json"],
-  "13-determinismo.html": ["trazas/cajeros.json"],
-};
+// Cada página de capítulo con reproductores → sus trazas, en orden (también
+// las grabadas del Tokio de verdad del capítulo 8, de lessons/08-robo-de-trabajo,
+// `--bin grabador`).
+const PAGINAS = {};
+for (const f of readdirSync(carpeta).filter((f) => /^\d\d-.*\.html$/.test(f)).sort()) {
+  const html = readFileSync(join(carpeta, f), "utf8");
+  const trazas = [...html.matchAll(/<div\b[^>]*\bclass="reproductor"[^>]*>/g)]
+    .map((m) => m[0].match(/\bdata-traza="([^"]+)"/)?.[1])
+    .filter(Boolean);
+  if (trazas.length > 0) PAGINAS[f] = trazas;
+}
+if (Object.keys(PAGINAS).length === 0) {
+  console.error(`no hay ningún reproductor en ${carpeta}: ¿se construyó el libro?`);
+  process.exit(1);
+}
 
 const problemas = [];
 const problema = (donde, texto) => problemas.push(`${donde}: ${texto}`);
@@ -217,6 +236,147 @@ for (const ruta of Object.keys(PAGINAS)) {
     if (i.estados !== 2) problema(`${ruta} al imprimir`, `#${i.id} enseña ${i.estados} estados, no el inicial y el final`);
   }
   await p.close();
+}
+
+/** Lleva el reproductor `sel` al paso `n` con su barra, como quien la arrastra. */
+async function alPaso(p, sel, n) {
+  await p.$eval(`${sel} .rep-barra`, (b, n) => { b.value = String(n); b.dispatchEvent(new Event("input")); }, n);
+}
+
+// 6. Las fichas no se parten dentro de una palabra (a 390 px, en varios pasos).
+for (const [ruta, lista] of Object.entries(PAGINAS)) {
+  const p = await abrir(movil, ruta);
+  const ids = await p.$$eval(".reproductor[data-listo]", (rs) => rs.map((r) => r.id));
+  for (const [i, id] of ids.entries()) {
+    const total = trazas[lista[i]].eventos.length;
+    for (const n of [...new Set([1, Math.floor(total / 2), total])]) {
+      await alPaso(p, `#${id}`, n);
+      const partidas = await p.$eval(`#${id}`, (r) => {
+        const salida = [];
+        for (const f of r.querySelectorAll(".rep-pantalla .rep-ficha")) {
+          const t = f.firstChild;
+          if (!t || t.nodeType !== 3) continue;
+          for (const m of t.textContent.matchAll(/\S+/g)) {
+            const rango = document.createRange();
+            rango.setStart(t, m.index);
+            rango.setEnd(t, m.index + m[0].length);
+            if (new Set([...rango.getClientRects()].map((c) => Math.round(c.top))).size > 1) salida.push(m[0]);
+          }
+        }
+        return salida;
+      });
+      if (partidas.length > 0) problema(`${ruta} a 390 px, paso ${n}`, `#${id}: fichas partidas dentro de una palabra: ${partidas.slice(0, 3).join(", ")}`);
+    }
+  }
+  await p.close();
+}
+await movil.close();
+
+// 7. Solo con el teclado, con el anuncio del paso para los lectores de pantalla.
+{
+  const [ruta] = Object.keys(PAGINAS);
+  const p = await abrir(contexto, ruta);
+  const id = await p.$eval(".reproductor[data-listo]", (r) => r.id);
+  const sel = `#${id}`;
+  const enfocado = () => p.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.tagName);
+  const paso = () => p.$eval(sel, (r) => Number(r.dataset.paso));
+  const anuncio = () => p.$eval(`${sel} .rep-anuncio`, (a) => ({ texto: a.textContent, vivo: a.getAttribute("aria-live") }));
+  await p.focus(sel);
+  await p.keyboard.press("Tab");
+  if ((await enfocado()) !== "Al principio") problema(`${ruta} con el teclado`, `Tab desde el reproductor lleva a «${await enfocado()}», no a «Al principio»`);
+  const vistos = [];
+  for (let i = 0; i < 6 && (await enfocado()) !== "Paso adelante"; i++) {
+    await p.keyboard.press("Tab");
+    vistos.push(await enfocado());
+  }
+  if ((await enfocado()) !== "Paso adelante") {
+    problema(`${ruta} con el teclado`, `Tab no llega a «Paso adelante» (pasa por ${vistos.join(", ")})`);
+  } else {
+    await p.keyboard.press("Enter");
+    await p.keyboard.press("Space");
+    if ((await paso()) !== 2) problema(`${ruta} con el teclado`, `Intro y espacio en «Paso adelante» dejan el paso ${await paso()}, no el 2`);
+    const a = await anuncio();
+    if (a.vivo !== "polite" || !a.texto.startsWith("Paso 2 de ")) problema(`${ruta} con el teclado`, `el anuncio del paso 2 es «${a.texto}» (aria-live=${a.vivo})`);
+  }
+  // Espacio con el foco en el reproductor: reproduce (y la región viva calla) y para.
+  await p.focus(sel);
+  await p.keyboard.press("Space");
+  const reproduciendo = await p.$eval(`${sel} .rep-controles`, (c) => c.querySelector('[aria-label="Pausa"]') !== null);
+  const callado = (await anuncio()).vivo === "off";
+  const antes = await paso();
+  await p.waitForFunction((s) => Number(document.querySelector(s).dataset.paso) > 3, sel, { timeout: 10000 }).catch(() => {});
+  await p.keyboard.press("Space");
+  const despues = await paso();
+  const a = await anuncio();
+  if (!reproduciendo || !callado || despues <= antes) {
+    problema(`${ruta} con el teclado`, `el espacio no reproduce (botón de pausa: ${reproduciendo}, región viva callada: ${callado}, paso ${antes} → ${despues})`);
+  }
+  if (a.vivo !== "polite" || !a.texto.startsWith(`Paso ${despues} de `)) problema(`${ruta} con el teclado`, `al parar no anuncia el paso ${despues}: «${a.texto}»`);
+  await p.close();
+}
+
+// 8. Con prefers-reduced-motion: sin animaciones y despacio.
+{
+  const quieto = await navegador.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const [ruta] = Object.keys(PAGINAS);
+  const p = await abrir(quieto, ruta);
+  const r = await p.$eval(".reproductor[data-listo]", (r) => ({
+    velocidad: r.querySelector(".rep-velocidad select").value,
+    transicion: getComputedStyle(r.querySelector(".rep-boton")).transitionDuration,
+  }));
+  if (r.velocidad !== "2000") problema(`${ruta} con menos movimiento`, `la velocidad por defecto es ${r.velocidad} ms, no la lenta`);
+  if (!/^0s(, 0s)*$/.test(r.transicion)) problema(`${ruta} con menos movimiento`, `los botones se animan (${r.transicion})`);
+  await p.close();
+  await quieto.close();
+}
+
+// 9. El color no va solo: un robo y una alerta llevan su etiqueta, y quien actúa, su marca.
+{
+  let gris = false;
+  for (const [ruta, lista] of Object.entries(PAGINAS)) {
+    const p = await abrir(contexto, ruta);
+    const ids = await p.$$eval(".reproductor[data-listo]", (rs) => rs.map((r) => r.id));
+    for (const [i, id] of ids.entries()) {
+      const traza = trazas[lista[i]];
+      const robo = traza.eventos.findIndex((e) => e.tipo === "robo");
+      const alerta = traza.eventos.findIndex((e) => e.alerta);
+      for (const [n, quiere] of [[robo, "Robo"], [alerta, "Alerta"]]) {
+        if (n < 0) continue;
+        await alPaso(p, `#${id}`, n + 1);
+        const visto = await p.$eval(`#${id}`, (r) => ({
+          tipo: r.querySelector(".rep-pantalla .rep-tipo").innerText,
+          actua: r.querySelector(".rep-pantalla .rep-activa .rep-actua")?.innerText ?? null,
+        }));
+        if (!visto.tipo.includes(quiere)) problema(`${ruta}`, `#${id}, paso ${n + 1}: la etiqueta del evento dice «${visto.tipo}», no «${quiere}»`);
+        const columna = traza.eventos[n].columna;
+        if (columna !== null && columna !== undefined && !/actúa/.test(visto.actua ?? "")) {
+          problema(`${ruta}`, `#${id}, paso ${n + 1}: la columna que actúa no lo dice con texto`);
+        }
+        if (capturas && !gris && quiere === "Robo") {
+          await p.evaluate(() => { document.documentElement.style.filter = "grayscale(1)"; });
+          await p.locator(`#${id}`).screenshot({ path: join(capturas, "reproductor-gris.png") });
+          await p.evaluate(() => { document.documentElement.style.filter = ""; });
+          gris = true;
+        }
+      }
+    }
+    await p.close();
+  }
+}
+
+// 10. Desde los archivos (file://), sin servidor: cada traza va dentro de la página.
+{
+  const local = await navegador.newContext();
+  for (const ruta of Object.keys(PAGINAS)) {
+    const p = await local.newPage();
+    p.on("pageerror", (e) => problema(`${ruta} (file://)`, `excepción: ${e.message}`));
+    await p.goto(pathToFileURL(resolve(carpeta, ruta)).href, { waitUntil: "load" });
+    await p.waitForFunction(() => [...document.querySelectorAll(".reproductor[data-traza]")].every((r) => r.dataset.listo || r.dataset.error));
+    const errores = await p.$$eval(".reproductor[data-error]", (rs) => rs.map((r) => `${r.id}: ${r.dataset.error}`));
+    for (const e of errores) problema(`${ruta} (file://)`, `no carga la traza de ${e}`);
+    await p.close();
+  }
+  await local.close();
 }
 
 await navegador.close();

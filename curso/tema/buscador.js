@@ -154,6 +154,8 @@ window.search = window.search || {};
         },
         indice = null,
         teaser_count = 0;
+    // Quien espera a que llegue raices-es.js (cargarRaices).
+    const esperandoRaices = [];
 
     /** Las parejas de raíces seguidas («hil verd»), que se indexan como un término más. */
     function parejas(ts) {
@@ -656,17 +658,24 @@ window.search = window.search || {};
      * resaltar: la plantilla la deja como guion perezoso. Llama a `listo`
      * cuando está.
      */
-    const esperandoRaices = [];
     function cargarRaices(listo) {
         if (window.raizEspanola) {
             listo();
             return;
         }
         esperandoRaices.push(listo);
-        if (esperandoRaices.length > 1) {
+        if (esperandoRaices.length === 1) {
+            pedirRaices();
+        }
+    }
+
+    function pedirRaices() {
+        const perezoso = document.querySelector('script.guion-perezoso[data-nombre$="raices-es.js"]');
+        if (!perezoso && document.readyState === 'loading') {
+            // La plantilla aún no ha llegado a él: se vuelve a mirar al acabar.
+            document.addEventListener('DOMContentLoaded', pedirRaices);
             return;
         }
-        const perezoso = document.querySelector('script.guion-perezoso[data-nombre$="raices-es.js"]');
         const avisar = () => {
             for (const f of esperandoRaices.splice(0)) {
                 f();

@@ -15,6 +15,12 @@
 //! [`Programa`]; [`svg_del_libro`] da la ruta de `book/graficas/`. Lo usan
 //! las lecciones 05, 06, 09, 11, 14 y 18.
 //!
+//! El color nunca es lo único que distingue una serie de otra: [`serie`]`(i)`
+//! le da a la serie `i` su color, su marcador y su trazo, y la leyenda
+//! enseña los tres (ver el módulo [`series`]). Cada programa elige qué `i`
+//! toca a cada una de sus series; ninguno elige colores ni formas por su
+//! cuenta.
+//!
 //! ```
 //! let estilo = graficas::Estilo::para(800);
 //! assert!(estilo.px_en_el_libro(estilo.marcas().1) >= graficas::TEXTO_MINIMO_PX);
@@ -31,6 +37,9 @@ use plotters::chart::{MeshStyle, SeriesLabelStyle};
 use plotters::coord::CoordTranslate;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::prelude::DrawingBackend;
+
+pub mod series;
+pub use series::{Marcador, Serie, Trazo, muestra_con_letra, muestra_rayada, rayado, serie, tinta};
 
 /// El ancho, en px, de la columna de texto del libro (el `max-width` del
 /// contenido de mdbook) a la que se escala cada gráfica.
@@ -107,7 +116,8 @@ impl Estilo {
         malla.label_style(self.marcas()).axis_desc_style(self.rotulos())
     }
 
-    /// Aplica la letra de la leyenda.
+    /// Aplica la letra de la leyenda y le deja sitio a cada muestra
+    /// ([`series::MUESTRA_PX`]).
     pub fn leyenda<'m, 'a, 'b, DB, CT>(
         &self,
         leyenda: &'m mut SeriesLabelStyle<'a, 'b, DB, CT>,
@@ -116,32 +126,15 @@ impl Estilo {
         DB: DrawingBackend + 'a,
         CT: CoordTranslate,
     {
-        leyenda.label_font(self.rotulos())
+        leyenda.label_font(self.rotulos()).legend_area_size(series::MUESTRA_PX + 10)
     }
 }
 
 /// `x` con `decimales` decimales, en español: coma decimal y, a partir de
-/// cinco cifras, los miles separados por un espacio («21 121,9»).
-pub fn numero(x: f64, decimales: usize) -> String {
-    let texto = format!("{:.*}", decimales, x.abs());
-    let (entera, fraccion) = texto.split_once('.').map_or((texto.as_str(), None), |(e, f)| (e, Some(f)));
-    let mut agrupada = String::new();
-    if entera.len() >= 5 {
-        for (i, c) in entera.chars().enumerate() {
-            if i > 0 && (entera.len() - i) % 3 == 0 {
-                agrupada.push(' ');
-            }
-            agrupada.push(c);
-        }
-    } else {
-        agrupada.push_str(entera);
-    }
-    let signo = if x < 0.0 && texto.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
-    match fraccion {
-        Some(f) => format!("{signo}{agrupada},{f}"),
-        None => format!("{signo}{agrupada}"),
-    }
-}
+/// cinco cifras, los miles separados por un espacio («21 121,9»). Es
+/// [`medidas::numero`]: las gráficas escriben los números igual que las
+/// lecciones y `cargo curso`.
+pub use medidas::numero;
 
 /// Una marca de eje: sin decimales si el valor es entero; si no, con los
 /// decimales justos (hasta dos) y coma decimal.

@@ -13,7 +13,8 @@
 //! - Los números como los escribe el libro, [`numero`]: coma decimal y los
 //!   miles separados por un espacio a partir de cinco cifras. Lo usan las
 //!   lecciones, las gráficas y `cargo curso`: nada que lea quien aprende
-//!   lleva punto decimal.
+//!   lleva punto decimal. Las duraciones, igual: [`duracion`] («63 ms»,
+//!   «1,5 s»), que usan los mensajes de las pruebas de los ejercicios.
 //!
 //! ```
 //! let ordenadas = [10, 20, 30, 40];
@@ -34,17 +35,7 @@
 pub fn numero(x: f64, decimales: usize) -> String {
     let texto = format!("{:.*}", decimales, x.abs());
     let (entera, fraccion) = texto.split_once('.').map_or((texto.as_str(), None), |(e, f)| (e, Some(f)));
-    let mut agrupada = String::new();
-    if entera.len() >= 5 {
-        for (i, c) in entera.chars().enumerate() {
-            if i > 0 && (entera.len() - i) % 3 == 0 {
-                agrupada.push(' ');
-            }
-            agrupada.push(c);
-        }
-    } else {
-        agrupada.push_str(entera);
-    }
+    let agrupada = agrupa_miles(entera);
     let signo = if x < 0.0 && texto.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
     match fraccion {
         Some(f) => format!("{signo}{agrupada},{f}"),
@@ -55,6 +46,67 @@ pub fn numero(x: f64, decimales: usize) -> String {
 /// Un entero como lo escribe el libro (`70 000`, `1234`).
 pub fn entero(n: u64) -> String {
     numero(n as f64, 0)
+}
+
+/// Las cifras de una parte entera con los miles separados por un espacio,
+/// a partir de cinco cifras (`21 121`; `1234`).
+fn agrupa_miles(entera: &str) -> String {
+    if entera.len() < 5 {
+        return entera.to_string();
+    }
+    let mut agrupada = String::new();
+    for (i, c) in entera.chars().enumerate() {
+        if i > 0 && (entera.len() - i).is_multiple_of(3) {
+            agrupada.push(' ');
+        }
+        agrupada.push(c);
+    }
+    agrupada
+}
+
+/// Una duración como la escribe el libro: la misma unidad y las mismas
+/// cifras que `{:?}` (s, ms, µs o ns, sin ceros de más ni redondeo), pero
+/// con coma decimal y un espacio antes de la unidad. Para los mensajes que
+/// lee quien aprende, donde `{:?}` daría «63ms» o «1.5s».
+///
+/// ```
+/// use std::time::Duration;
+/// assert_eq!(medidas::duracion(Duration::from_millis(63)), "63 ms");
+/// assert_eq!(medidas::duracion(Duration::from_millis(1500)), "1,5 s");
+/// assert_eq!(medidas::duracion(Duration::from_micros(2_250)), "2,25 ms");
+/// assert_eq!(medidas::duracion(Duration::from_micros(250)), "250 µs");
+/// assert_eq!(medidas::duracion(Duration::ZERO), "0 ns");
+/// assert_eq!(medidas::duracion(Duration::from_secs(86_400)), "86 400 s");
+/// ```
+pub fn duracion(d: std::time::Duration) -> String {
+    let depuracion = format!("{d:?}");
+    let corte = depuracion.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(depuracion.len());
+    let (cifras, unidad) = depuracion.split_at(corte);
+    let (entera, fraccion) = cifras.split_once('.').map_or((cifras, None), |(e, f)| (e, Some(f)));
+    let entera = agrupa_miles(entera);
+    match fraccion {
+        Some(f) => format!("{entera},{f} {unidad}"),
+        None => format!("{entera} {unidad}"),
+    }
+}
+
+/// Varias duraciones como las escribe el libro, en una enumeración: «10 ms,
+/// 20 ms y 1,5 s» («ninguna» si no hay).
+///
+/// ```
+/// use std::time::Duration;
+/// let v = [Duration::from_millis(10), Duration::from_millis(20), Duration::from_millis(1500)];
+/// assert_eq!(medidas::duraciones(&v), "10 ms, 20 ms y 1,5 s");
+/// assert_eq!(medidas::duraciones(&v[..1]), "10 ms");
+/// assert_eq!(medidas::duraciones(&[]), "ninguna");
+/// ```
+pub fn duraciones<'a>(lista: impl IntoIterator<Item = &'a std::time::Duration>) -> String {
+    let textos: Vec<String> = lista.into_iter().map(|d| duracion(*d)).collect();
+    match textos.split_last() {
+        None => "ninguna".to_string(),
+        Some((ultima, [])) => ultima.clone(),
+        Some((ultima, resto)) => format!("{} y {ultima}", resto.join(", ")),
+    }
 }
 
 /// El percentil `p` (de 0 a 100) de unas muestras ya ordenadas de menor a
@@ -203,25 +255,30 @@ impl Limites {
             && caben < tope
         {
             return Err(format!(
-                "pides {n} hilos, pero en esta máquina vm.max_map_count es {zonas}: cada hilo ocupa \
+                "pides {} hilos, pero en esta máquina vm.max_map_count es {}: cada hilo ocupa \
                  {ZONAS_POR_HILO} zonas de memoria (su pila y la pila alternativa de señales, cada una con \
-                 su página de guarda) y, dejando {ZONAS_PARA_LO_DEMAS} para lo demás, caben {caben}. \
-                 Pasar de ahí no da un error: el proceso aborta"
+                 su página de guarda) y, dejando {ZONAS_PARA_LO_DEMAS} para lo demás, caben {}. \
+                 Pasar de ahí no da un error: el proceso aborta",
+                entero(n),
+                entero(zonas),
+                entero(caben)
             ));
         }
         Err(match self.mas_estricto() {
             Some((v, nombre)) if v / 2 < tope => format!(
-                "pides {n} hilos, pero en esta máquina {nombre} es {v}; la lección usa como mucho \
+                "pides {} hilos, pero en esta máquina {nombre} es {}; la lección usa como mucho \
                  la mitad, {}, para no dejar sin hilos al resto del sistema",
-                v / 2
+                entero(n),
+                entero(v),
+                entero(v / 2)
             ),
-            _ => format!("pides {n} hilos; la lección no pasa de {tope}"),
+            _ => format!("pides {} hilos; la lección no pasa de {}", entero(n), entero(tope)),
         })
     }
 
     /// Una línea para imprimir: qué límites se encontraron.
     pub fn describe(&self) -> String {
-        let v = |x: Option<u64>, sin: &str| x.map_or(sin.to_string(), |n| n.to_string());
+        let v = |x: Option<u64>, sin: &str| x.map_or(sin.to_string(), entero);
         format!(
             "threads-max {}, pid_max {}, RLIMIT_NPROC {}, pids.max {}, max_map_count {}",
             v(self.threads_max, "(no se puede leer)"),
@@ -306,12 +363,12 @@ mod pruebas {
         assert_eq!(l.permitidos(TOPE), 15_882);
         assert!(l.admite(15_882, TOPE).is_ok());
         let e = l.admite(16_384, TOPE).unwrap_err();
-        assert!(e.contains("max_map_count es 65530") && e.contains("caben 15882"), "{e}");
+        assert!(e.contains("max_map_count es 65 530") && e.contains("caben 15 882"), "{e}");
         // Con max_map_count alto, manda pid_max.
         let sin_zonas = Limites { max_map_count: Some(1_048_576), ..l.clone() };
         assert_eq!(sin_zonas.permitidos(TOPE), 16_384);
         let e = sin_zonas.admite(16_385, TOPE).unwrap_err();
-        assert!(e.contains("pid_max es 32768") && e.contains("16384"), "{e}");
+        assert!(e.contains("pid_max es 32 768") && e.contains("16 384"), "{e}");
         let holgado = Limites {
             threads_max: Some(1_000_000),
             pid_max: Some(4_194_304),
@@ -320,7 +377,7 @@ mod pruebas {
             max_map_count: Some(1_048_576),
         };
         assert_eq!(holgado.permitidos(TOPE), TOPE);
-        assert!(holgado.admite(20_001, TOPE).unwrap_err().contains("no pasa de 20000"));
+        assert!(holgado.admite(20_001, TOPE).unwrap_err().contains("no pasa de 20 000"));
         let nada =
             Limites { threads_max: None, pid_max: None, rlimit_nproc: None, pids_max: None, max_map_count: None };
         assert_eq!(nada.permitidos(TOPE), TOPE);

@@ -2,18 +2,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread;
 
+fn suma_uno(cuenta: &AtomicU32) {
+    cuenta.fetch_add(1, Ordering::SeqCst);
+}
+
 fn main() {
     let cuenta = Arc::new(AtomicU32::new(0));
-    let hilos: Vec<_> = (0..2)
-        .map(|_| {
-            let cuenta = cuenta.clone();
-            thread::spawn(move || {
-                cuenta.fetch_add(1, Ordering::SeqCst);
-            })
-        })
-        .collect();
-    for h in hilos {
-        h.join().unwrap();
-    }
+    let c = cuenta.clone();
+    let otro = thread::spawn(move || suma_uno(&c));
+    suma_uno(&cuenta);
+    otro.join().unwrap();
     println!("{}", cuenta.load(Ordering::SeqCst));
 }

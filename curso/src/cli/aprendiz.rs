@@ -28,6 +28,9 @@ pub fn verifica(curso: &Curso, nombre: Option<&str>) -> Result<(), Error> {
     let r = practica::probar(curso, e)?;
     practica.anotar(&[(e, r.paso)])?;
     print!("{}", r.informe);
+    if let Some(aviso) = requisitos_pendientes(&practica, e) {
+        println!("\n{aviso}");
+    }
     if !r.paso {
         if r.vecinos.is_empty() {
             print!("{}", ofrecer_pista(&mut practica, e)?);
@@ -37,6 +40,26 @@ pub fn verifica(curso: &Curso, nombre: Option<&str>) -> Result<(), Error> {
     }
     println!("{}", tras_superar(&practica, e));
     Ok(())
+}
+
+/// Si `e` usa otros ejercicios de su capítulo (`requiere`) que aún no has
+/// superado, qué resolver antes.
+pub fn requisitos_pendientes(practica: &Practica, e: &Ejercicio) -> Option<String> {
+    let pendientes: Vec<String> = e
+        .requiere
+        .iter()
+        .filter_map(|n| practica.curso.ejercicio(n))
+        .filter(|o| practica.estado(o) != Estado::Hecho)
+        .map(|o| format!("«{}»", o.nombre))
+        .collect();
+    (!pendientes.is_empty()).then(|| {
+        format!(
+            "Ojo: «{}» usa lo que haces en {}, que aún no has superado. Resuélvelo antes: cargo curso verifica {}",
+            e.nombre,
+            pendientes.join(", "),
+            pendientes[0].trim_matches(['«', '»'])
+        )
+    })
 }
 
 /// Tras superar `e`: el siguiente ejercicio de su capítulo o, si no quedan,

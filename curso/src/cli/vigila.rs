@@ -41,6 +41,9 @@ pub fn vigilar(curso: &Curso, nombre: Option<&str>, manual: bool) -> Result<(), 
         let mut progreso = Practica::abrir(curso);
         progreso.anotar(&[(e, r.paso)])?;
         print!("{}", r.informe);
+        if let Some(aviso) = aprendiz::requisitos_pendientes(&progreso, e) {
+            println!("\n{aviso}");
+        }
         if r.paso {
             let Some(siguiente) = progreso.siguiente() else {
                 println!("¡Has terminado todos los ejercicios!");

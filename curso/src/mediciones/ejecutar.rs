@@ -1,6 +1,12 @@
 //! `cargo curso mantenimiento mide`: ejecuta, en orden, cada orden de medida
 //! de los registros, guarda su salida y un resumen en JSON, y busca en la
 //! salida la línea de cada dato medido.
+//!
+//! También lee lo que imprime cada orden como lo leería quien aprende: una
+//! cantidad con punto decimal («135.2 ms») es un problema, porque el libro
+//! escribe coma decimal («135,2 ms»; [`cantidades_con_punto`]). En modo
+//! rápido se ejecutan además los programas de [`SOLO_EN_RAPIDO`], que
+//! imprimen para quien aprende aunque no midan nada de la prosa.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -11,6 +17,7 @@ use serde::Serialize;
 
 use super::comprobar::paquete_de;
 use super::registro::{self, Como, RegistroDelCapitulo};
+use super::coma::punto_decimal;
 use crate::error::{Error, Hallazgo, Tipo};
 use crate::modelo::Curso;
 use crate::procesos::{Proceso, Salida};
@@ -87,12 +94,25 @@ struct Pendiente {
 /// Una orden ejecutada: las partes de la orden, su salida y lo que tardó.
 type Hecha = (Vec<String>, Result<Salida, Error>, f64);
 
+/// Programas de las lecciones que imprimen para quien aprende y que no
+/// ejecuta ningún dato medido ni ningún `genera` de los registros: el modo
+/// rápido los ejecuta también, solo para leer su salida. Cada uno, con el
+/// capítulo al que pertenece. No están los que reescriben archivos del libro
+/// o de `resultados/` (`grafica-*`, `trazas`, `traza-reproductor`,
+/// `linea-de-tiempo`) ni los grabadores de trazas.
+pub const SOLO_EN_RAPIDO: &[(&str, &str)] = &[
+    ("04-maquina-de-estados", "cargo run -p leccion-04 --bin ejecutor"),
+    ("09-tu-planificador", "cargo run --release -p leccion-09 --bin reparto"),
+];
+
 /// Cada orden de medida distinta de los registros, en orden: las de los
-/// datos medidos y las de `genera`.
-fn ordenes_de(registros: &[RegistroDelCapitulo]) -> Vec<Pendiente> {
+/// datos medidos y las de `genera`; en modo rápido, también las de
+/// [`SOLO_EN_RAPIDO`] de esos capítulos.
+fn ordenes_de(registros: &[RegistroDelCapitulo], rapido: bool) -> Vec<Pendiente> {
     let mut ordenes: Vec<Pendiente> = Vec::new();
     for r in registros {
-        for o in r.datos.iter().filter_map(|d| d.orden()).chain(r.genera.iter().map(String::as_str)) {
+        let extra = SOLO_EN_RAPIDO.iter().filter(|(c, _)| rapido && *c == r.capitulo).map(|(_, o)| *o);
+        for o in r.datos.iter().filter_map(|d| d.orden()).chain(r.genera.iter().map(String::as_str)).chain(extra) {
             if !ordenes.iter().any(|x| x.orden == o) {
                 ordenes.push(Pendiente { capitulo: r.capitulo.clone(), orden: o.to_string() });
             }
@@ -183,6 +203,7 @@ fn guardar(
             let mensaje = format!("«{}» acabó con {}; mira {}", partes.join(" "), salida.estado, archivo.display());
             resultados.problemas.push(Hallazgo::en_archivo(&relativa, None, Tipo::OrdenInvalida, mensaje));
         }
+        resultados.problemas.extend(punto_decimal(&partes.join(" "), &relativa, &texto));
         resultados.ordenes.push(OrdenEjecutada {
             capitulo: p.capitulo.clone(),
             orden: p.orden.clone(),
@@ -243,7 +264,7 @@ pub fn medir(
     let carpeta = raiz.join("target/mediciones").join(modo);
     let _ = fs::remove_dir_all(&carpeta);
     fs::create_dir_all(&carpeta).map_err(|e| Error::crear(&carpeta, e))?;
-    let ordenes = ordenes_de(&registros);
+    let ordenes = ordenes_de(&registros, rapido);
     compilar(raiz, &ordenes, rapido, &mut progreso)?;
     let mut resultados = Resultados {
         modo: modo.into(),
@@ -283,5 +304,35 @@ mod pruebas {
             "cargo run -q --release -p leccion-06"
         );
         assert_eq!(paquete_de("cargo run --release -p leccion-06 -- -p x"), Some("leccion-06"));
+    }
+
+    #[test]
+    fn el_modo_rapido_ejecuta_tambien_los_programas_sin_datos() {
+        let registro = |capitulo: &str, orden: &str| RegistroDelCapitulo {
+            capitulo: capitulo.into(),
+            titulo: capitulo.into(),
+            genera: vec![orden.into()],
+            datos: vec![],
+            mal_formados: vec![],
+            razones: vec![],
+        };
+        let registros = [
+            registro("04-maquina-de-estados", "cargo run --release -p leccion-04 --bin tamanos"),
+            registro("05-cuando-async", "cargo run --release -p leccion-05"),
+        ];
+        let de = |rapido| ordenes_de(&registros, rapido).into_iter().map(|p| p.orden).collect::<Vec<_>>();
+        assert_eq!(de(false), ["cargo run --release -p leccion-04 --bin tamanos", "cargo run --release -p leccion-05"]);
+        assert_eq!(
+            de(true),
+            [
+                "cargo run --release -p leccion-04 --bin tamanos",
+                "cargo run -p leccion-04 --bin ejecutor",
+                "cargo run --release -p leccion-05"
+            ]
+        );
+        for (capitulo, orden) in SOLO_EN_RAPIDO {
+            let paquete = paquete_de(orden).expect("cada orden nombra su paquete");
+            assert!(paquete.starts_with(&format!("leccion-{}", &capitulo[..2])), "{orden} no es de {capitulo}");
+        }
     }
 }

@@ -20,12 +20,14 @@
 //!   un número que el registro no tiene, o si el registro guarda uno que la
 //!   prosa ya no cita);
 //! - [`medir`] ([`ejecutar`]): ejecuta cada orden de medida y guarda su
-//!   salida y un resumen en JSON;
+//!   salida y un resumen en JSON; [`coma`] rechaza la que escribe una
+//!   cantidad con punto decimal;
 //! - [`pagina()`]: la página «Mediciones» del libro;
 //! - [`graficas`]: vuelve a dibujar las gráficas;
 //! - [`trazas`]: las trazas grabadas de Tokio (`[[traza]]`), con la máquina,
 //!   la versión y la orden que las grabó, y su prueba de coherencia.
 
+pub mod coma;
 pub mod comprobar;
 pub mod ejecutar;
 pub mod graficas;

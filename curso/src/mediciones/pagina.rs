@@ -80,5 +80,6 @@ pub fn pagina(curso: &Curso) -> Result<String, Error> {
             let _ = writeln!(t, "| {} | {que} | {} |", d.valores.join(", "), como_se_sabe(&entradas, d));
         }
     }
+    t.push_str(&super::trazas::seccion(curso));
     Ok(t)
 }

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-const UNIDADES: &str = "KiB|MiB|GiB|TiB|KB|kB|MB|GB|B|bytes|byte|ns|µs|us|ms|segundos|segundo|s|minutos|minuto|\
+pub(super) const UNIDADES: &str = "KiB|MiB|GiB|TiB|KB|kB|MB|GB|B|bytes|byte|ns|µs|us|ms|segundos|segundo|s|minutos|minuto|\
                         horas|hora|%|×|x|veces|GHz|MHz|por segundo";
 
 static NUMERO: LazyLock<Regex> = LazyLock::new(|| {
@@ -117,16 +117,17 @@ pub fn cuantas_veces(mayor: &str, menor: &str) -> Option<f64> {
     (ma == mb && b > 0.0).then(|| a / b)
 }
 
-/// Un número con coma decimal y sin decimales de sobra.
+/// Un número con coma decimal y sin decimales de sobra (con
+/// [`medidas::numero`], como lo escriben las lecciones).
 pub fn con_coma(x: f64) -> String {
-    let texto = if x >= 100.0 {
-        format!("{x:.0}")
+    let decimales = if x >= 100.0 {
+        0
     } else if x >= 10.0 {
-        format!("{x:.1}")
+        1
     } else {
-        format!("{x:.2}")
+        2
     };
-    texto.replace('.', ",")
+    medidas::numero(x, decimales)
 }
 
 #[cfg(test)]

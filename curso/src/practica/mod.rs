@@ -245,7 +245,9 @@ pub fn listado(lista: &[Ejercicio], estados: &[Estado], completo: bool, siguient
             capitulo = &e.capitulo;
             texto.push_str(&format!("\nCapítulo {capitulo}  (cargo test -p {})\n", e.paquete()));
         }
-        let compilar = if e.compilar { "  [haz que compile]" } else { "" };
+        let compilar = if e.compilar { "  [haz que compile]".to_string() } else { String::new() };
+        let compilar =
+            if e.requiere.is_empty() { compilar } else { format!("{compilar}  [antes: {}]", e.requiere.join(", ")) };
         texto.push_str(&format!(
             "  {} {:<14} {:<16} {}{compilar}{aqui}\n",
             estado.marca(),

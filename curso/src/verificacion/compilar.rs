@@ -22,7 +22,10 @@ pub fn compilar(base: &Path, target: &Path, variantes: &mut Variantes) -> Result
             // incremental solo añadiría trabajo.
             .env("CARGO_INCREMENTAL", "0")
     };
-    let salida = cargo(&["build", "--tests", "--keep-going"])
+    // Solo las pruebas de los ejercicios (`ejercicios` en los crates de
+    // exercises/, `soluciones` en los de solutions/): ni las pruebas
+    // unitarias de la biblioteca ni otras, que doblarían lo que se compila.
+    let salida = cargo(&["build", "--test", "ejercicios", "--test", "soluciones", "--keep-going"])
         .args(variantes.keys().flat_map(|p| ["-p", p.as_str()]))
         .salida()?;
     anotar(variantes, &salida.stdout);

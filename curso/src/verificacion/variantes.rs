@@ -83,7 +83,10 @@ pub fn preparar(curso: &Curso, base: &Path) -> Result<(Variantes, Vec<Hallazgo>)
         let paquete = nombre_paquete(e, &clase);
         let dir = crates.join(&paquete);
         let reemplazos = reemplazos.into_iter().map(|(archivo, c)| (PathBuf::from(archivo), c)).collect();
-        let copia = Copia { origen: &origen, destino: &dir, reemplazos: &reemplazos };
+        // Solo la variante de la solución necesita su demo: en las demás, sin
+        // programas, `cargo build --test` no compila un `main` que nadie ejecuta.
+        let con_programas = clase == Clase::Solucion;
+        let copia = Copia { origen: &origen, destino: &dir, reemplazos: &reemplazos, con_programas };
         copia.crate_entero(&paquete, &version, &mut escritos)?;
         variantes.insert(paquete, Variante { clase, dir, ejecutable: None, demo: None, errores: Vec::new() });
         Ok::<(), Error>(())
@@ -153,6 +156,18 @@ fn escribir_espacio(raiz: &Path, base: &Path) -> Result<(), Error> {
         .ok_or_else(|| Error::formato(&ruta, "no tiene [workspace]"))?;
     ws.insert("members".into(), toml::Value::Array(vec!["crates/*".into()]));
     ws.remove("default-members");
+    // Las dependencias de la raíz con `path` (`medidas`, `graficas`...) son
+    // relativas a la raíz: en el espacio de verificación, absolutas.
+    if let Some(deps) = ws.get_mut("dependencies").and_then(|d| d.as_table_mut()) {
+        for (_, dep) in deps.iter_mut() {
+            if let Some(t) = dep.as_table_mut()
+                && let Some(toml::Value::String(ruta)) = t.get("path")
+            {
+                let absoluta = normalizar(&raiz.join(ruta)).to_string_lossy().into_owned();
+                t.insert("path".into(), absoluta.into());
+            }
+        }
+    }
     // Sin información de depuración: nadie va a depurar las variantes, y
     // compilan y enlazan antes.
     let perfil = manifiesto
@@ -208,6 +223,9 @@ struct Copia<'a> {
     origen: &'a Path,
     destino: &'a Path,
     reemplazos: &'a BTreeMap<PathBuf, Vec<u8>>,
+    /// Con sus programas (`src/main.rs`, `src/bin/`); sin ellos, solo la
+    /// biblioteca y las pruebas.
+    con_programas: bool,
 }
 
 impl Copia<'_> {
@@ -229,6 +247,13 @@ impl Copia<'_> {
         if let Some(p) = m.get_mut("package").and_then(|p| p.as_table_mut()) {
             p.insert("name".into(), paquete.into());
             p.insert("version".into(), version.into());
+            if !self.con_programas {
+                p.insert("autobins".into(), false.into());
+                p.remove("default-run");
+            }
+        }
+        if !self.con_programas {
+            m.remove("bin");
         }
         for (clave, valor) in m.iter_mut() {
             match clave.as_str() {
@@ -260,7 +285,12 @@ impl Copia<'_> {
     /// Copia los archivos (sin `target/`) y anota en `escritos` cada uno.
     fn archivos(&self, escritos: &mut BTreeSet<PathBuf>) -> Result<(), Error> {
         let recorrido = walkdir::WalkDir::new(self.origen).min_depth(1).into_iter();
-        for entrada in recorrido.filter_entry(|e| e.file_name() != "target") {
+        let sobra = |rel: &Path| {
+            rel.starts_with("target")
+                || rel.starts_with(crate::modelo::incorrectas::CARPETA)
+                || (!self.con_programas && (rel == Path::new("src/main.rs") || rel.starts_with("src/bin")))
+        };
+        for entrada in recorrido.filter_entry(|e| !sobra(e.path().strip_prefix(self.origen).unwrap_or(e.path()))) {
             let entrada =
                 entrada.map_err(|e| Error::mensaje(format!("no puedo leer {}: {e}", self.origen.display())))?;
             if entrada.file_type().is_dir() {

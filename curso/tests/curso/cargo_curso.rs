@@ -344,9 +344,11 @@ fn vigila_sigue_sin_terminal_y_vuelve_a_probar_al_guardar() {
     // Sin terminal (entrada cerrada), sigue vigilando.
     std::thread::sleep(Duration::from_millis(500));
     assert!(hijo.try_wait().unwrap().is_none(), "vigila terminó sin que nadie lo parara");
-    // Guardar la solución vuelve a probar, la da por superada y pasa al siguiente.
+    // Guardar la solución vuelve a probar, la da por superada y dice a qué
+    // ejercicio de su capítulo pasa antes de pasar.
     resolver(&dir, &e);
-    lector.espera("Superado. Vamos con", limite);
+    lector.espera("Siguiente, en este capítulo: «aforo»", limite);
+    lector.espera("Sigo vigilando ahora «aforo»: abre exercises/01-casi-todo-es-esperar/src/aforo.rs", limite);
     assert!(hijo.try_wait().unwrap().is_none(), "vigila terminó al superar un ejercicio");
     hijo.kill().unwrap();
     hijo.wait().unwrap();

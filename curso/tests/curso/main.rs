@@ -12,3 +12,4 @@ mod ejercicios;
 mod libro;
 mod mediciones;
 mod referencias;
+mod trazas;

@@ -17,10 +17,24 @@
 //!   `poll` cuenta, se pasa el mismo `Context` al future envuelto y `mide`
 //!   no despierta a nadie por su cuenta (no sondea en vano).
 
+/// Falla con `mensaje` si las dos duraciones no son iguales, y las escribe
+/// como el libro («10 ms», no «10ms»).
+#[track_caller]
+fn misma_duracion(obtenida: std::time::Duration, esperada: std::time::Duration, mensaje: &str) {
+    assert!(
+        obtenida == esperada,
+        "{mensaje} (esperaba {}, no {})",
+        medidas::duracion(esperada),
+        medidas::duracion(obtenida)
+    );
+}
+
 mod tramos {
     use std::time::Duration;
 
-    use espera::tramos::{Clase, Reparto, Tramo, clasifica, reparte};
+    use espera::tramos::{Clase, Tramo, clasifica, reparte};
+
+    use super::misma_duracion;
 
     fn us(n: u64) -> Duration {
         Duration::from_micros(n)
@@ -120,16 +134,17 @@ mod tramos {
             tramo("espera: base de datos", us(10_193), us(17)),
             tramo("calcula: prepara la respuesta", us(9), us(8)),
         ];
-        assert_eq!(
-            reparte(&traza),
-            Reparto { calculo: us(17), espera: us(10_193) },
-            "suma el tiempo de pared (`pared`, no `cpu`) de cada tramo en su clase"
-        );
+        let reparto = reparte(&traza);
+        let mensaje = "suma el tiempo de pared (`pared`, no `cpu`) de cada tramo en su clase";
+        misma_duracion(reparto.calculo, us(17), &format!("cálculo: {mensaje}"));
+        misma_duracion(reparto.espera, us(10_193), &format!("espera: {mensaje}"));
     }
 
     #[test]
     fn reparte_una_traza_vacia() {
-        assert_eq!(reparte(&[]), Reparto::default(), "sin tramos no hay tiempo que repartir");
+        let reparto = reparte(&[]);
+        misma_duracion(reparto.calculo, Duration::ZERO, "sin tramos no hay tiempo de cálculo que repartir");
+        misma_duracion(reparto.espera, Duration::ZERO, "sin tramos no hay tiempo de espera que repartir");
     }
 }
 
@@ -147,16 +162,29 @@ mod aforo {
         let esperado = 10_000.0 / 10_010.0;
         assert!(
             (f - esperado).abs() < 1e-12,
-            "10 µs de cálculo y 10 ms de espera: la espera es 10 000/10 010 ≈ 0,999001, no {f} \
-             (¿usaste as_millis? 10 µs son 0 ms)"
+            "10 µs de cálculo y 10 ms de espera: la espera es 10 000/10 010 ≈ 0,999001, no {} \
+             (¿usaste as_millis? 10 µs son 0 ms)",
+            medidas::numero(f, 6)
+        );
+    }
+
+    /// Falla con `mensaje` si la fracción no es exactamente `esperada`, y la
+    /// escribe con coma decimal.
+    #[track_caller]
+    fn misma_fraccion(obtenida: f64, esperada: f64, mensaje: &str) {
+        assert!(
+            obtenida == esperada,
+            "{mensaje} (esperaba {}, no {})",
+            medidas::numero(esperada, 6),
+            medidas::numero(obtenida, 6)
         );
     }
 
     #[test]
     fn fraccion_en_los_extremos() {
-        assert_eq!(fraccion_de_espera(Duration::ZERO, Duration::ZERO), 0.0, "sin tiempo, la fracción es 0.0");
-        assert_eq!(fraccion_de_espera(DIEZ_MS, Duration::ZERO), 0.0, "sin espera, la fracción es 0.0");
-        assert_eq!(fraccion_de_espera(Duration::ZERO, DIEZ_MS), 1.0, "sin cálculo, la fracción es 1.0");
+        misma_fraccion(fraccion_de_espera(Duration::ZERO, Duration::ZERO), 0.0, "sin tiempo, la fracción es 0");
+        misma_fraccion(fraccion_de_espera(DIEZ_MS, Duration::ZERO), 0.0, "sin espera, la fracción es 0");
+        misma_fraccion(fraccion_de_espera(Duration::ZERO, DIEZ_MS), 1.0, "sin cálculo, la fracción es 1");
     }
 
     #[test]
@@ -195,12 +223,16 @@ mod aforo {
 
     #[test]
     fn fraccion_sin_desbordar() {
-        assert_eq!(
+        misma_fraccion(
             fraccion_de_espera(Duration::MAX, Duration::MAX),
             0.5,
-            "con dos Duration enormes, `calculo + espera` desborda (pánico): suma los nanosegundos en u128"
+            "con dos Duration enormes, `calculo + espera` desborda (pánico): suma los nanosegundos en u128",
         );
-        assert_eq!(fraccion_de_espera(Duration::from_nanos(1), Duration::from_nanos(3)), 0.75);
+        misma_fraccion(
+            fraccion_de_espera(Duration::from_nanos(1), Duration::from_nanos(3)),
+            0.75,
+            "1 ns de cálculo y 3 ns de espera: la espera es 3/4",
+        );
     }
 
     #[test]
@@ -212,8 +244,10 @@ mod aforo {
             assert_eq!(
                 por_segundo(Duration::from_nanos(ns)),
                 esperado,
-                "10⁹ ns / {ns} ns = {esperado}: divide enteros (u128); con f64, `1.0 / segundos` se queda \
-                 a una millonésima de {esperado} y al truncar pierde una petición"
+                "10⁹ ns / {ns} ns = {}: divide enteros (u128); con f64, `1.0 / segundos` se queda \
+                 a una millonésima de {} y al truncar pierde una petición",
+                medidas::entero(esperado),
+                medidas::entero(esperado)
             );
         }
     }
@@ -281,6 +315,17 @@ mod cronometro {
     use espera::cronometro::{Medida, mide};
     use tokio::time::{advance, sleep};
 
+    use super::misma_duracion;
+
+    /// Falla si `medida` no es la esperada, con las duraciones como las
+    /// escribe el libro.
+    #[track_caller]
+    fn misma_medida(medida: &Medida, esperada: &Medida, mensaje: &str) {
+        misma_duracion(medida.ocupado, esperada.ocupado, &format!("tiempo ocupado: {mensaje}"));
+        misma_duracion(medida.esperando, esperada.esperando, &format!("tiempo esperando: {mensaje}"));
+        assert_eq!(medida.sondeos, esperada.sondeos, "sondeos: {mensaje}");
+    }
+
     const MS: Duration = Duration::from_millis(1);
 
     /// Envuelve el future de prueba y cuenta sus sondeos. Si pasa de mil, algo
@@ -323,10 +368,10 @@ mod cronometro {
         })
         .await;
         assert_eq!(valor, 7, "`mide` debe devolver el resultado del future envuelto");
-        assert_eq!(
-            medida,
-            Medida { ocupado: Duration::ZERO, esperando: 30 * MS, sondeos: 3 },
-            "dos esperas de 10 y 20 ms: tres sondeos, 30 ms esperando y nada ocupado"
+        misma_medida(
+            &medida,
+            &Medida { ocupado: Duration::ZERO, esperando: 30 * MS, sondeos: 3 },
+            "dos esperas de 10 y 20 ms: tres sondeos, 30 ms esperando y nada ocupado",
         );
     }
 
@@ -341,11 +386,11 @@ mod cronometro {
         })
         .await;
         assert_eq!(valor, "hecho");
-        assert_eq!(medida.ocupado, 4 * MS, "los 4 ms que pasan dentro de un sondeo son tiempo ocupado");
-        assert_eq!(
+        misma_duracion(medida.ocupado, 4 * MS, "los 4 ms que pasan dentro de un sondeo son tiempo ocupado");
+        misma_duracion(
             medida.esperando,
             10 * MS,
-            "solo los huecos ENTRE sondeos son espera: 10 ms, sin contar los 4 ms de trabajo"
+            "solo los huecos ENTRE sondeos son espera: 10 ms, sin contar los 4 ms de trabajo",
         );
         assert_eq!(medida.sondeos, 3, "advance cede una vez y sleep otra: tres sondeos");
     }
@@ -354,10 +399,10 @@ mod cronometro {
     async fn un_future_listo_se_sondea_una_vez() {
         let (valor, medida) = mide_vigilado(std::future::ready(5)).await;
         assert_eq!(valor, 5);
-        assert_eq!(
-            medida,
-            Medida { ocupado: Duration::ZERO, esperando: Duration::ZERO, sondeos: 1 },
-            "un future que ya está listo: un sondeo, sin espera"
+        misma_medida(
+            &medida,
+            &Medida { ocupado: Duration::ZERO, esperando: Duration::ZERO, sondeos: 1 },
+            "un future que ya está listo: un sondeo, sin espera",
         );
     }
 
@@ -409,9 +454,9 @@ mod cronometro {
         assert_eq!(valor, 4);
         assert!(
             medida.ocupado >= 20 * MS,
-            "el último sondeo trabajó 20 ms antes de dar Ready, pero `ocupado` es {:?}: \
+            "el último sondeo trabajó 20 ms antes de dar Ready, pero `ocupado` es {}: \
              cuenta también la duración del sondeo que termina",
-            medida.ocupado
+            medidas::duracion(medida.ocupado)
         );
         assert_eq!(medida.sondeos, 2);
     }

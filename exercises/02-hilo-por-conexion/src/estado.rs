@@ -25,8 +25,9 @@ pub struct Estado {
     pub hilos: u64,
 }
 
-/// El valor del campo `nombre`, sin espacios alrededor («2048 kB», «7»).
-/// `None` si no hay ninguna línea con ese nombre exacto.
+/// El valor del campo `nombre`: todo lo que sigue a los primeros dos puntos
+/// (aunque lleve otros, como «kworker/0:1H»), sin espacios alrededor
+/// («2048 kB», «7»). `None` si no hay ninguna línea con ese nombre exacto.
 pub fn campo<'a>(texto: &'a str, nombre: &str) -> Option<&'a str> {
     let _ = (texto, nombre);
     todo!("busca la línea cuyo nombre, antes de ':', es exactamente `nombre`")

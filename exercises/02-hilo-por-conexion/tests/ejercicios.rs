@@ -9,16 +9,21 @@
 //!   todas las veces que llegue, y cualquier otro error (de lectura o de
 //!   escritura) vuelve a quien llamó, con su `ErrorKind`; `sirve` atiende
 //!   cada conexión en su hilo, a la vez, y vuelve sin esperar a esos hilos.
-//! - `estado`: el nombre del campo coincide entero; el kB del núcleo son
+//! - `estado`: el nombre del campo coincide entero y el valor es todo lo que
+//!   sigue a los primeros dos puntos (aunque lleve otros); el kB del núcleo son
 //!   1024 bytes; un valor que no se entiende o no cabe es un error que nombra
 //!   el campo (nunca un 0 ni un pánico); el reparto por hilo usa los hilos
 //!   nuevos y no desborda si alguna memoria baja.
 //! - `grupo`: nunca más de `trabajadores` hilos; la cola rechaza al momento
-//!   lo que no cabe, también con muchos hilos ofreciendo a la vez; los
-//!   trabajadores atienden en paralelo (nadie se queda el candado mientras
-//!   trabaja), duermen cuando no hay trabajo (ni CPU ni despertares) y no
-//!   pierden un trabajo que llega justo cuando se iban a dormir; `cierra`
-//!   espera a lo que había en la cola y a lo que estaba en marcha.
+//!   lo que no cabe; los trabajadores atienden en paralelo (nadie se queda
+//!   el candado mientras trabaja) y duermen cuando no hay trabajo (ni CPU ni
+//!   despertares); `cierra` espera a lo que había en la cola y a lo que
+//!   estaba en marcha; un pánico de `atiende` no se lleva al trabajador y
+//!   sale por `cierra`. Dos pruebas compilan `grupo.rs` otra vez sobre los
+//!   tipos de shuttle (`por_conexion::modelo`) y lo recorren en cientos de
+//!   órdenes, con semilla fija: dos ofertas a la vez nunca meten más de lo
+//!   que cabe, y un trabajo que llega cuando el trabajador se va a dormir no
+//!   se pierde.
 //!
 //! Las pruebas que pueden quedarse esperando tienen un plazo de guarda con
 //! un mensaje que dice qué esperaban; una solución correcta tarda
@@ -287,6 +292,19 @@ mod estado {
     }
 
     #[test]
+    fn campo_con_dos_puntos_en_el_valor() {
+        // Los hilos del núcleo se llaman así, y un programa puede ponerse el nombre que quiera.
+        let status = STATUS.replace("Name:\tleccion-02", "Name:\tkworker/0:1H");
+        assert_eq!(
+            campo(&status, "Name"),
+            Some("kworker/0:1H"),
+            "el valor es todo lo que sigue a los PRIMEROS dos puntos, aunque lleve otros: separa solo \
+             por el primero (`split_once(':')`), no con `split(':')`"
+        );
+        assert_eq!(campo("Nota: a las 10:30\n", "Nota"), Some("a las 10:30"));
+    }
+
+    #[test]
     fn en_bytes_cuenta_kib() {
         assert_eq!(en_bytes("2048 kB"), Some(2048 * 1024), "el «kB» de /proc son KiB: 1024 bytes");
         assert_eq!(en_bytes("0 kB"), Some(0));
@@ -532,10 +550,11 @@ mod grupo {
         let expulsiones = invol_despues - invol_antes;
         assert!(
             cpu_ms < 20.0 && despertares <= 10 && expulsiones <= 10,
-            "en 150 ms sin trabajo, el trabajador gastó {cpu_ms:.1} ms de CPU, se durmió y despertó \
+            "en 150 ms sin trabajo, el trabajador gastó {} ms de CPU, se durmió y despertó \
              {despertares} veces y el sistema lo echó de la CPU {expulsiones}: eso es espera activa \
              (try_recv en bucle, yield_now, recv_timeout cortos). Duerme en `recv()` hasta que llegue \
-             un trabajo o se cierre la cola"
+             un trabajo o se cierre la cola",
+            medidas::numero(cpu_ms, 1)
         );
     }
 
@@ -562,76 +581,228 @@ mod grupo {
         // El trabajo 1 sigue en marcha y el 2 y el 3, en la cola: `cierra` no
         // puede volver todavía.
         let pronto = vuelta_rx.recv_timeout(Duration::from_millis(50));
-        assert!(
-            pronto.is_err(),
-            "`cierra` volvió ({pronto:?}) con un trabajo en marcha y dos en la cola: debe esperar (join) \
-             a que los trabajadores terminen todo lo que aceptaron"
-        );
+        if let Ok(cuenta) = pronto {
+            panic!(
+                "`cierra` volvió (con {cuenta}) con un trabajo en marcha y dos en la cola: debe esperar (join) \
+                 a que los trabajadores terminen todo lo que aceptaron"
+            );
+        }
         drop(suelta_tx);
         assert_eq!(espera(&vuelta_rx, "a que `cierra` vuelva tras soltar el trabajo 1"), 3);
         assert_eq!(*hechos.lock().unwrap(), vec![1, 2, 3], "cuando `cierra` vuelve, todo está hecho");
     }
 
+    /// Un trabajo que entra en pánico no se lleva al trabajador: con uno
+    /// solo, los que siguen en la cola se atienden igual.
     #[test]
-    fn no_pierde_un_trabajo_que_llega_al_dormirse() {
-        // Cada trabajo llega justo cuando el trabajador acaba el anterior y se
-        // va a dormir: si el aviso se pierde, el trabajo se queda en la cola.
-        let (tx, rx) = mpsc::channel();
-        let tx = Mutex::new(tx);
-        let grupo = Grupo::nuevo(2, 1, move |n: u32| {
-            let _ = tx.lock().unwrap().send(n);
+    fn un_panico_de_atiende_no_se_lleva_al_trabajador() {
+        let (suelta_tx, suelta_rx) = mpsc::channel::<()>();
+        let suelta_rx = Mutex::new(suelta_rx);
+        let hechos = Arc::new(Mutex::new(Vec::new()));
+        let anota = Arc::clone(&hechos);
+        let grupo = Grupo::nuevo(1, 4, move |n: u32| {
+            if n == 1 {
+                // Espera a que los tres estén en la cola, y entonces falla.
+                let _ = suelta_rx.lock().unwrap().recv_timeout(GUARDA);
+                panic!("el trabajo 1 falla (a propósito: es la prueba)");
+            }
+            anota.lock().unwrap().push(n);
         });
-        for n in 0..500 {
-            assert!(grupo.ofrece(n).is_ok(), "el trabajo {n} no cabe con la cola vacía y los trabajadores libres");
-            let hecho = rx.recv_timeout(GUARDA);
-            assert_eq!(
-                hecho.ok(),
-                Some(n),
-                "el trabajo {n} se aceptó y nadie lo atendió en {} s: un trabajador se durmió sin ver que \
-                 había trabajo (un despertar perdido)",
-                GUARDA.as_secs()
+        for n in 1..=3 {
+            assert!(grupo.ofrece(n).is_ok(), "caben 4 en la cola: el trabajo {n} no debe rechazarse");
+        }
+        drop(suelta_tx);
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| grupo.cierra()));
+        assert_eq!(
+            *hechos.lock().unwrap(),
+            [2, 3],
+            "con un solo trabajador, `atiende` entró en pánico con el trabajo 1 y los trabajos 2 y 3, ya \
+             aceptados, no se atendieron: el pánico se llevó al trabajador (y, con el último, al receptor de la \
+             cola). Un servidor no puede perder un hilo por cada petición que falla: envuelve la llamada en \
+             `std::panic::catch_unwind(AssertUnwindSafe(|| atiende(trabajo)))` y sigue con el siguiente"
+        );
+    }
+
+    /// Y ese pánico no se esconde: sale por `cierra`, con su carga original.
+    #[test]
+    fn un_panico_de_atiende_sale_por_cierra() {
+        let hechos = Arc::new(Mutex::new(Vec::new()));
+        let anota = Arc::clone(&hechos);
+        let grupo = Grupo::nuevo(2, 4, move |n: u32| {
+            if n == 2 {
+                panic!("el trabajo 2 falla (a propósito: es la prueba)");
+            }
+            anota.lock().unwrap().push(n);
+        });
+        for n in 1..=3 {
+            assert!(grupo.ofrece(n).is_ok(), "caben 4 en la cola: el trabajo {n} no debe rechazarse");
+        }
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| grupo.cierra())) {
+            Ok(n) => panic!(
+                "`cierra` devolvió {n} como si nada, pero `atiende` entró en pánico con el trabajo 2: ese pánico \
+                 no puede quedarse escondido en un hilo. Guárdalo en el trabajador (el `Err` de `catch_unwind`) \
+                 y, cuando `cierra` haya esperado a todos, relánzalo con `std::panic::resume_unwind`"
+            ),
+            Err(carga) => {
+                let texto =
+                    carga.downcast_ref::<&str>().copied().or(carga.downcast_ref::<String>().map(|s| s.as_str()));
+                assert_eq!(
+                    texto,
+                    Some("el trabajo 2 falla (a propósito: es la prueba)"),
+                    "`cierra` entró en pánico, pero no con el de `atiende`: relanza su carga tal cual, con \
+                     `std::panic::resume_unwind(carga)` (un `unwrap` o un `panic!` nuevos cambian el mensaje)"
+                );
+            }
+        }
+        let mut hechos = hechos.lock().unwrap().clone();
+        hechos.sort();
+        assert_eq!(hechos, [1, 3], "los trabajos 1 y 3 se atienden aunque el 2 entre en pánico");
+    }
+
+    // Con shuttle: todos los órdenes posibles entre los hilos, no los que
+    // traiga la suerte.
+
+    /// Las pruebas de modelo compilan tu `grupo.rs` otra vez sobre los tipos
+    /// de shuttle (`por_conexion::modelo`). Si tu archivo nombra `std::sync`
+    /// o `std::thread`, esa copia usaría los de verdad, que shuttle no
+    /// controla (y podría colgarse): se comprueba antes de empezar.
+    fn exige_los_tipos_de_super_sync() {
+        let ruta = concat!(env!("CARGO_MANIFEST_DIR"), "/src/grupo.rs");
+        let Ok(fuente) = std::fs::read_to_string(ruta) else { return };
+        // Sin comentarios ni espacios: `std :: sync` también cuenta.
+        let codigo: String =
+            fuente.lines().flat_map(|l| l.split("//").next()).flat_map(|l| l.split_whitespace()).collect();
+        let mut usa = ["std::sync", "std::thread", "core::sync"].into_iter().find(|m| codigo.contains(m));
+        // `use std::{sync::Mutex, thread}`: lo que va entre las llaves.
+        for (i, _) in codigo.match_indices("std::{") {
+            let resto = &codigo[i..];
+            let fin = resto.find('}').unwrap_or(resto.len());
+            if resto[..fin].contains("sync") || resto[..fin].contains("thread") {
+                usa = usa.or(Some("std::{...}"));
+            }
+        }
+        if let Some(nombre) = usa {
+            panic!(
+                "tu grupo.rs nombra `{nombre}`: toma `Mutex`, `Condvar`, `mpsc`, `atomic`, `thread`... de \
+                 `super::sync` (por ejemplo, `use super::sync::{{Arc, Mutex}};` y `thread::spawn` tras \
+                 `use super::sync::thread;`). En el programa son los de `std`; en estas pruebas, los de \
+                 shuttle, que prueban cientos de órdenes distintos entre tus hilos"
             );
         }
-        assert_eq!(grupo.cierra(), 500);
+    }
+
+    /// Cuántos órdenes recorre cada prueba de modelo, y la semilla con la
+    /// que shuttle los elige: siempre los mismos, así que el veredicto no
+    /// cambia de una ejecución a otra. Recorrerlos todos (`check_dfs`) tarda
+    /// demasiado con un `Condvar`; los errores de esta forma (mirar y actuar
+    /// en dos pasos, un aviso perdido) salen en los primeros 15 órdenes con
+    /// cualquiera de 30 semillas probadas, así que 250 dejan margen de sobra.
+    const ORDENES: usize = 250;
+    const SEMILLA: u64 = 1;
+
+    /// Ejecuta `modelo` en [`ORDENES`] órdenes distintos entre sus hilos,
+    /// elegidos por shuttle con una semilla fija. Si alguno falla, el pánico
+    /// y el orden que lo provoca salen más arriba, y aquí se explica qué
+    /// significa.
+    fn en_muchos_ordenes(modelo: fn(), si_falla: &str) {
+        exige_los_tipos_de_super_sync();
+        let resultado = std::panic::catch_unwind(|| shuttle::check_random_with_seed(modelo, SEMILLA, ORDENES));
+        if let Err(carga) = resultado {
+            let dijo = carga.downcast_ref::<String>().map(String::as_str).or(carga.downcast_ref::<&str>().copied());
+            let dijo = dijo.and_then(|d| d.lines().next()).unwrap_or("");
+            panic!("{si_falla}\n(el modelo dijo: «{dijo}»; el orden exacto está más arriba)");
+        }
+    }
+
+    /// El trabajo 0 ocupa al único trabajador hasta que se abre una puerta;
+    /// con la cola de 1 vacía, dos hilos ofrecen a la vez: cabe uno.
+    pub fn modelo_dos_ofertas_a_la_vez() {
+        use por_conexion::modelo::grupo::Grupo as GrupoDelModelo;
+        use shuttle::sync::{Arc, Mutex, mpsc};
+
+        let puerta = Arc::new(Mutex::new(()));
+        let cerrada = puerta.lock().unwrap();
+        let (empieza_tx, empieza_rx) = mpsc::channel();
+        let empieza_tx = Mutex::new(empieza_tx);
+        let hechos = Arc::new(Mutex::new(Vec::new()));
+        let (abre, anota) = (Arc::clone(&puerta), Arc::clone(&hechos));
+        let grupo = Arc::new(GrupoDelModelo::nuevo(1, 1, move |n: u32| {
+            if n == 0 {
+                let _ = empieza_tx.lock().unwrap().send(());
+                drop(abre.lock().unwrap());
+            }
+            anota.lock().unwrap().push(n);
+        }));
+        assert!(grupo.ofrece(0).is_ok(), "con la cola vacía, el trabajo 0 cabe");
+        empieza_rx.recv().expect("el trabajador empieza el trabajo 0");
+        // Trabajador ocupado y cola de 1, vacía: dos ofertas a la vez, la de
+        // otro hilo y la de este.
+        let otra = {
+            let grupo = Arc::clone(&grupo);
+            shuttle::thread::spawn(move || grupo.ofrece(1))
+        };
+        let esta = grupo.ofrece(2);
+        let resultados = [otra.join().unwrap(), esta];
+        let aceptados: Vec<u32> = (1..=2).zip(&resultados).filter(|(_, r)| r.is_ok()).map(|(n, _)| n).collect();
+        assert_eq!(
+            aceptados.len(),
+            1,
+            "con el trabajador ocupado y una cola de 1, vacía, dos hilos ofrecieron a la vez y se aceptaron \
+             {aceptados:?}: tiene que caber exactamente uno"
+        );
+        for (n, r) in (1..=2).zip(&resultados) {
+            if let Err(devuelto) = r {
+                assert_eq!(*devuelto, n, "el trabajo rechazado vuelve tal cual en el Err");
+            }
+        }
+        drop(cerrada);
+        let grupo = Arc::into_inner(grupo).expect("ya nadie más usa el grupo");
+        assert_eq!(grupo.cierra(), 2, "se atienden el 0 y el aceptado");
+        let mut hechos = hechos.lock().unwrap().clone();
+        hechos.sort();
+        assert_eq!(hechos, [0, aceptados[0]], "se atiende exactamente lo aceptado");
     }
 
     #[test]
-    fn muchos_ofreciendo_a_la_vez_respetan_la_cola() {
-        let (suelta_tx, suelta_rx) = mpsc::channel::<()>();
-        let suelta_rx = Arc::new(Mutex::new(suelta_rx));
-        let (empieza_tx, empieza_rx) = mpsc::channel();
-        let empieza_tx = Mutex::new(empieza_tx);
-        let grupo = Grupo::nuevo(2, 3, move |n: u32| {
-            let _ = empieza_tx.lock().unwrap().send(n);
-            // Los trabajos 0 y 1 ocupan a los dos trabajadores hasta que la prueba los suelta.
-            if n < 2 {
-                let _ = suelta_rx.lock().unwrap().recv_timeout(GUARDA);
-            }
-        });
-        assert!(grupo.ofrece(0).is_ok());
-        espera(&empieza_rx, "a que un trabajador empiece el trabajo 0");
-        assert!(grupo.ofrece(1).is_ok());
-        espera(&empieza_rx, "a que el otro trabajador empiece el trabajo 1");
-        // Ahora, 8 hilos ofrecen 5 trabajos cada uno, todos a la vez: caben 3.
-        let barrera = std::sync::Barrier::new(8);
-        let aceptados: usize = std::thread::scope(|s| {
-            let hilos: Vec<_> = (0..8u32)
-                .map(|h| {
-                    let (grupo, barrera) = (&grupo, &barrera);
-                    s.spawn(move || {
-                        barrera.wait();
-                        (0..5).filter(|i| grupo.ofrece(100 + h * 5 + i).is_ok()).count()
-                    })
-                })
-                .collect();
-            hilos.into_iter().map(|h| h.join().unwrap()).sum()
-        });
-        drop(suelta_tx);
-        assert_eq!(
-            aceptados, 3,
-            "con los dos trabajadores ocupados y una cola de 3, de 40 ofertas a la vez se aceptan 3: \
-             ni una más (comprobar el hueco y luego meter el trabajo, por separado, deja pasar de más)"
+    fn dos_ofertas_a_la_vez_respetan_la_cola_con_shuttle() {
+        en_muchos_ordenes(
+            modelo_dos_ofertas_a_la_vez,
+            "en algún orden entre dos hilos que ofrecen a la vez, la cola aceptó de más (o de menos). Si miras \
+             si cabe (un contador, `len()`) y metes el trabajo en otro paso (otro `lock`, un `fetch_add` después \
+             del `load`), los dos hilos pueden mirar antes de que ninguno meta el suyo, y los dos entran. \
+             Mirar y meter van en un solo paso: `try_send` de un `sync_channel`, o las dos cosas con el \
+             candado tomado UNA vez",
         );
-        assert_eq!(grupo.cierra(), 5);
+    }
+
+    /// Un trabajador y dos trabajos, uno tras otro: cada uno llega cuando el
+    /// trabajador está en algún punto de irse a dormir.
+    pub fn modelo_trabajo_al_dormirse() {
+        use por_conexion::modelo::grupo::Grupo as GrupoDelModelo;
+        use shuttle::sync::{Mutex, mpsc};
+
+        let (hecho_tx, hecho_rx) = mpsc::channel();
+        let hecho_tx = Mutex::new(hecho_tx);
+        let grupo = GrupoDelModelo::nuevo(1, 1, move |n: u32| {
+            let _ = hecho_tx.lock().unwrap().send(n);
+        });
+        for n in 0..2u32 {
+            assert!(grupo.ofrece(n).is_ok(), "con la cola vacía, el trabajo {n} cabe");
+            assert_eq!(hecho_rx.recv(), Ok(n), "el trabajo {n} se atiende antes de `cierra`");
+        }
+        assert_eq!(grupo.cierra(), 2);
+    }
+
+    #[test]
+    fn un_trabajo_que_llega_al_dormirse_se_atiende_con_shuttle() {
+        en_muchos_ordenes(
+            modelo_trabajo_al_dormirse,
+            "en algún orden, un trabajo aceptado se quedó en la cola con el trabajador dormido, y nadie lo \
+             atendió (shuttle lo llama «deadlock»: todos los hilos esperando). Es un aviso perdido: el trabajador \
+             miró la cola, la vio vacía, soltó el candado y solo después se puso a esperar; el aviso del trabajo \
+             nuevo llegó en medio, cuando aún no esperaba nadie. Con `Condvar`, mira la condición y espera con \
+             el MISMO candado (`while cola.is_empty() { guarda = aviso.wait(guarda).unwrap(); }`), o duerme \
+             en el `recv` de un canal, que no pierde avisos",
+        );
     }
 }

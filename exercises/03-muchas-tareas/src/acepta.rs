@@ -9,6 +9,9 @@
 //! termina, deja de aceptar y devuelve cuántas conexiones aceptó, aunque no
 //! llegue ninguna conexión más. Las conexiones que ya estaban abiertas
 //! siguen con su tarea.
+//!
+//! Mientras sirve, no guardes nada de cada conexión (ni su `JoinHandle`): lo
+//! que se guarda hasta el apagado crece con cada cliente, sin límite.
 
 use std::future::Future;
 use std::io;

@@ -12,11 +12,13 @@
 //! - `eco`: devuelve cada byte leído, en orden, en un bucle hasta que `read`
 //!   da 0; escribe entero aunque la conexión acepte menos de una vez
 //!   (`write_all`, no `write`); un error de lectura vuelve a quien llamó y no
-//!   se confunde con un cierre; funciona por una conexión de verdad.
+//!   se confunde con un cierre, y uno de escritura también vuelve; funciona
+//!   por una conexión de verdad.
 //! - `acepta`: una tarea por conexión (`tokio::spawn`), el apagado se atiende
 //!   aunque no llegue nadie (`select!`), se devuelven las aceptadas, se suelta
 //!   el puerto, y las conexiones abiertas siguen vivas tras el apagado: ni se
-//!   espera a que terminen ni se cancelan.
+//!   espera a que terminen ni se cancelan. Mientras sirve, no se guarda nada
+//!   de las conexiones que terminan (la memoria no crece con cada cliente).
 //! - `lineas`: una línea es lo que hay hasta el `\n`, llegue como llegue;
 //!   solo se quitan el `\n` y un `\r` (los espacios del texto son del
 //!   texto); cada respuesta sale en cuanto se tiene; `ADIOS` contesta y
@@ -62,6 +64,39 @@ mod apoyo {
             .or_else(|| panico.downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_else(|| "(pánico sin mensaje)".into())
     }
+
+    /// Los bytes que tiene pedidos al asignador el hilo que llama: lo que
+    /// pidió menos lo que devolvió. Con un runtime de un solo hilo, todo lo
+    /// que hacen las tareas de una prueba se apunta en su hilo.
+    pub fn bytes_vivos() -> isize {
+        VIVOS.with(std::cell::Cell::get)
+    }
+
+    thread_local! {
+        static VIVOS: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// El asignador del sistema, apuntando cuánto pide y devuelve cada hilo.
+    struct Contador;
+
+    // SAFETY: todo lo hace `System`; aquí solo se suma y se resta.
+    unsafe impl std::alloc::GlobalAlloc for Contador {
+        unsafe fn alloc(&self, forma: std::alloc::Layout) -> *mut u8 {
+            let p = unsafe { std::alloc::System.alloc(forma) };
+            if !p.is_null() {
+                let _ = VIVOS.try_with(|v| v.set(v.get() + forma.size() as isize));
+            }
+            p
+        }
+
+        unsafe fn dealloc(&self, p: *mut u8, forma: std::alloc::Layout) {
+            unsafe { std::alloc::System.dealloc(p, forma) };
+            let _ = VIVOS.try_with(|v| v.set(v.get() - forma.size() as isize));
+        }
+    }
+
+    #[global_allocator]
+    static ASIGNADOR: Contador = Contador;
 
     /// Cede el control, como mucho unas miles de veces, hasta que `hecho()`
     /// sea verdad. En cada vuelta el runtime atiende las demás tareas y
@@ -163,6 +198,18 @@ mod eco {
         );
     }
 
+    #[tokio::test(start_paused = true)]
+    async fn un_error_de_escritura_vuelve_a_quien_llama() {
+        let guion = Builder::new().read(b"hola").write_error(io::Error::from(io::ErrorKind::BrokenPipe)).build();
+        let resultado = conversa(atiende(guion)).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            resultado.as_ref().map_err(|e| e.kind()),
+            Err(io::ErrorKind::BrokenPipe),
+            "si el eco no se puede escribir (el cliente se fue), `atiende` debe devolver ese error (con `?`), \
+             no seguir leyendo como si nada (obtuviste {resultado:?})"
+        );
+    }
+
     #[tokio::test]
     async fn hace_eco_por_una_conexion_de_verdad() {
         let escucha = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -198,12 +245,13 @@ mod eco {
 mod acepta {
     use std::net::SocketAddr;
 
+    use tokio::io::AsyncReadExt;
     use tokio::net::{TcpListener, TcpStream};
     use tokio::sync::oneshot;
 
     use muchas_tareas::acepta::sirve;
 
-    use crate::apoyo::cede_hasta;
+    use crate::apoyo::{bytes_vivos, cede_hasta};
 
     /// Espera, sin bloquear, a que cada cliente reciba su «hola\n».
     async fn saludados(clientes: &[TcpStream]) -> usize {
@@ -280,6 +328,47 @@ mod acepta {
             "después del apagado, el puerto debe quedar cerrado: sirve debe soltar el TcpListener"
         );
         drop(clientes);
+    }
+
+    /// Un cliente que se conecta, recibe su saludo y cierra.
+    async fn saluda_y_se_va(direccion: SocketAddr) {
+        let mut cliente = TcpStream::connect(direccion).await.unwrap();
+        let mut saludo = [0u8; 5];
+        cliente.read_exact(&mut saludo).await.expect("el servidor debe saludar con «hola\\n»");
+    }
+
+    #[tokio::test]
+    async fn no_guarda_nada_de_las_conexiones_que_terminan() {
+        let (escucha, direccion) = abre().await;
+        let (apaga, senal) = oneshot::channel::<()>();
+        let mut servidor = tokio::spawn(sirve(escucha, async move {
+            let _ = senal.await;
+        }));
+        let tareas = || tokio::runtime::Handle::current().metrics().num_alive_tasks();
+        // Hasta que terminen las tareas de las conexiones: solo queda la del servidor.
+        async fn calma(tareas: impl Fn() -> usize) {
+            assert!(cede_hasta(|| tareas() == 1).await, "las tareas de las conexiones cerradas no terminaron");
+        }
+        for _ in 0..50 {
+            saluda_y_se_va(direccion).await;
+        }
+        calma(tareas).await;
+        sin_panico(&mut servidor).await;
+        let antes = bytes_vivos();
+        for _ in 0..300 {
+            saluda_y_se_va(direccion).await;
+        }
+        calma(tareas).await;
+        let crecido = bytes_vivos() - antes;
+        assert!(
+            crecido < 16 * 1024,
+            "tras 300 conexiones que ya terminaron, el servidor tiene {crecido} bytes más que antes: guarda \
+             algo de cada una (¿los JoinHandle en un Vec, o en un JoinSet que no vacías?). Un servidor que \
+             no suelta lo de cada conexión hasta el apagado crece sin límite mientras sirve. Lanza la \
+             tarea y suelta su JoinHandle"
+        );
+        apaga.send(()).unwrap();
+        assert_eq!(servidor.await.unwrap().expect("sirve no debería fallar"), 350);
     }
 
     #[tokio::test]

@@ -10,6 +10,12 @@
 //! Si la tarea que espera se cancela antes de que Rayon termine, el envío
 //! del resultado falla. No es un error: que no entre en pánico el hilo de
 //! Rayon por eso.
+//!
+//! Si el trabajo entra en pánico, `en_rayon` entra en pánico con la misma
+//! carga, como `aparta`. Dentro de `pool.spawn` ese pánico no llegaría a la
+//! tarea (Rayon aborta el proceso si el pool no tiene `panic_handler`):
+//! atrápalo en el cierre con `std::panic::catch_unwind`, mándalo por el
+//! canal y relánzalo en la tarea con `std::panic::resume_unwind`.
 
 use rayon::ThreadPool;
 

@@ -11,7 +11,8 @@
 //! sondean a mano con un despertador que cuenta (`tokio_test::task::spawn`),
 //! retienen el trabajo y adelantan el reloj en pausa: nadie debe despertarla
 //! hasta que el trabajo termina. Y `trocea` cuenta cuántas veces cede el
-//! cálculo. Ninguna prueba puede colgarse: lo que espera tiene una guarda
+//! cálculo y, con un `cumple` que anota cada número, cuántos revisa entre
+//! una cesión y la siguiente. Ninguna prueba puede colgarse: lo que espera tiene una guarda
 //! ([`GUARDA_CONTRA_CUELGUES`](apoyo::GUARDA_CONTRA_CUELGUES)) y un mensaje
 //! que dice qué esperaba.
 
@@ -121,8 +122,9 @@ mod apoyo {
         assert!(
             espera.poll().is_pending(),
             "{que}: el primer sondeo ya trajo el resultado, y el trabajo no podía terminar hasta que la \
-             prueba lo soltara (o pasara la guarda de {GUARDA_CONTRA_CUELGUES:?}): el sondeo se quedó \
-             bloqueado esperándolo. Un sondeo debe volver enseguida con Pending"
+             prueba lo soltara (o pasara la guarda de {}): el sondeo se quedó bloqueado esperándolo. Un \
+             sondeo debe volver enseguida con Pending",
+            medidas::duracion(GUARDA_CONTRA_CUELGUES)
         );
         for _ in 0..3 {
             for _ in 0..10 {
@@ -255,6 +257,8 @@ mod aparta {
 ///    `oneshot` (`espera_dormida`).
 /// 5. Si la tarea que espera se cancela antes de que el trabajo acabe, el
 ///    hilo de Rayon no entra en pánico al enviar (`sobrevive_si_nadie_espera`).
+/// 6. Un pánico del trabajo sale de `en_rayon` con su carga original, y el
+///    hilo de Rayon no se entera (`propaga_el_panico_del_trabajo`).
 mod en_rayon {
     use std::sync::{Arc, Mutex};
     use std::thread;
@@ -262,6 +266,7 @@ mod en_rayon {
     use cuando_async::en_rayon::en_rayon;
     use rayon::{ThreadPool, ThreadPoolBuilder};
 
+    use crate::Codigo;
     use crate::apoyo::{comprueba, comprueba_que_duerme, lanza_ticker, trabajo_que_espera_al_ticker, trabajo_retenido};
 
     /// Un pool de un hilo que anota los pánicos de sus trabajos en vez de
@@ -321,6 +326,31 @@ mod en_rayon {
     }
 
     #[tokio::test]
+    async fn propaga_el_panico_del_trabajo() {
+        let (pool, panicos) = pool();
+        let pool = Arc::new(pool);
+        let en_la_tarea = Arc::clone(&pool);
+        let tarea =
+            tokio::spawn(async move { en_rayon(&en_la_tarea, || -> u32 { std::panic::panic_any(Codigo(9)) }).await });
+        let error = tarea.await.expect_err("si el trabajo entra en pánico, en_rayon también");
+        assert_eq!(
+            error.into_panic().downcast_ref::<Codigo>(),
+            Some(&Codigo(9)),
+            "el trabajo entró en pánico con panic_any(Codigo(9)): en_rayon debe entrar en pánico con esa \
+             misma carga, como aparta. Dentro de pool.spawn el pánico no llega a la tarea (sin un \
+             panic_handler, Rayon aborta el proceso entero): atrápalo en el cierre con catch_unwind, \
+             mándalo por el oneshot y relánzalo en la tarea con resume_unwind"
+        );
+        // El pool tiene un solo hilo: esto corre cuando el trabajo ha terminado del todo.
+        pool.install(|| ());
+        assert_eq!(
+            *panicos.lock().unwrap(),
+            Vec::<String>::new(),
+            "el pánico del trabajo llegó al hilo de Rayon: atrápalo dentro del cierre (catch_unwind)"
+        );
+    }
+
+    #[tokio::test]
     async fn sobrevive_si_nadie_espera() {
         let (pool, panicos) = pool();
         let (suelta, trabajo) = trabajo_retenido();
@@ -346,14 +376,19 @@ mod en_rayon {
 ///    el último trozo es incompleto o `hasta` es primo (`cuenta_bien`).
 /// 2. Cede el control en cada trozo: otra tarea del mismo hilo avanza
 ///    mientras cuenta (`cede_el_control_en_cada_trozo`), y nunca revisa más
-///    de [`TROZO`] números sin ceder, calculando en la propia tarea: cada
-///    vez que cede queda lista para seguir, sin esperar a otro hilo
-///    (`cede_al_menos_una_vez_por_trozo`).
+///    de [`TROZO`] números sin ceder, contados uno a uno con el `cumple` de
+///    la prueba, también con `hasta` en el borde de un trozo, uno por debajo
+///    y uno por encima (`revisa_como_mucho_un_trozo_entre_cesiones`),
+///    calculando en la propia tarea: cada vez que cede queda lista para
+///    seguir, sin esperar a otro hilo (`cede_al_menos_una_vez_por_trozo`).
 mod trocea {
     use std::sync::atomic::Ordering;
     use std::task::Poll;
 
-    use cuando_async::trocea::{TROZO, cuenta_primos};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use cuando_async::trocea::{TROZO, cuenta_primos, cuenta_si};
 
     use crate::apoyo::lanza_ticker;
 
@@ -370,6 +405,71 @@ mod trocea {
         assert_eq!(cuenta_primos(2_500).await, 367, "el último trozo puede ser incompleto");
         assert_eq!(cuenta_primos(7_919).await, 999, "hay 999 primos menores que 7919 (que es el primo 1000)");
         assert_eq!(cuenta_primos(10_000).await, 1229, "hay 1229 primos menores que 10 000");
+    }
+
+    /// Sondea `cuenta_si(hasta, ...)` a mano con un `cumple` que anota cada
+    /// número que revisa. Devuelve cuántos revisó en cada sondeo (entre una
+    /// cesión y la siguiente), todos los que revisó y lo que contó.
+    async fn trozos_de(hasta: u64) -> (Vec<Vec<u64>>, u64) {
+        let revisados = Rc::new(RefCell::new(Vec::new()));
+        let anota = Rc::clone(&revisados);
+        let mut cuenta = tokio_test::task::spawn(cuenta_si(hasta, move |n| {
+            anota.borrow_mut().push(n);
+            n % 3 == 0
+        }));
+        let mut trozos = Vec::new();
+        loop {
+            let sondeo = cuenta.poll();
+            trozos.push(revisados.borrow_mut().drain(..).collect::<Vec<u64>>());
+            if let Poll::Ready(cuantos) = sondeo {
+                return (trozos, cuantos);
+            }
+            assert!(
+                trozos.len() as u64 <= hasta + 1,
+                "cuenta_si({hasta}, ...) cedió más de {} veces sin terminar",
+                hasta + 1
+            );
+            // Un sondeo nuevo para la tarea de la prueba (y presupuesto nuevo).
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn revisa_como_mucho_un_trozo_entre_cesiones() {
+        // Justo en el borde de un trozo, uno por debajo y uno por encima.
+        for hasta in [0, 1, TROZO - 1, TROZO, TROZO + 1, 2 * TROZO - 1, 2 * TROZO, 2 * TROZO + 1, 5 * TROZO + 7] {
+            let (trozos, cuantos) = trozos_de(hasta).await;
+            if let Some(largo) = trozos.iter().find(|t| t.len() as u64 > TROZO) {
+                panic!(
+                    "con hasta = {hasta}, revisaste {} números seguidos sin ceder (del {} al {}): como mucho \
+                     {TROZO}, y después, yield_now().await. ¿Un rango cerrado (`inicio..=inicio + TROZO` son \
+                     {} números) o un `>` donde iba un `>=`?",
+                    largo.len(),
+                    largo[0],
+                    largo[largo.len() - 1],
+                    TROZO + 1
+                );
+            }
+            let mut todos: Vec<u64> = trozos.concat();
+            todos.sort();
+            if !todos.iter().copied().eq(0..hasta) {
+                let rango = match (todos.first(), todos.last()) {
+                    (Some(a), Some(b)) => format!(", del {a} al {b}"),
+                    _ => String::new(),
+                };
+                panic!(
+                    "con hasta = {hasta}, `cumple` debe llamarse una vez por cada número de 0..{hasta} ({hasta} no \
+                     entra): se llamó {} veces{rango}",
+                    todos.len()
+                );
+            }
+            assert_eq!(
+                cuantos,
+                hasta.div_ceil(3),
+                "de 0..{hasta}, hay {} múltiplos de 3: `cuenta_si` devuelve cuántos números cumplen",
+                hasta.div_ceil(3)
+            );
+        }
     }
 
     #[tokio::test]

@@ -46,16 +46,17 @@ async fn conduce<F: Future>(que: &str, limite: Duration, max_despertares: usize,
             }
             assert!(
                 inicio.elapsed() < limite,
-                "{que} seguía sin terminar al cabo de {limite:?} de reloj; nadie lo despertó"
+                "{que} seguía sin terminar al cabo de {} de reloj; nadie lo despertó",
+                medidas::duracion(limite)
             );
             tokio::time::advance(Duration::from_millis(1)).await;
         }
         despertares.push(inicio.elapsed());
         assert!(
             despertares.len() <= max_despertares,
-            "{que} se despertó más de {max_despertares} veces (las primeras, a los {:?}): \
+            "{que} se despertó más de {max_despertares} veces (las primeras, a los {}): \
              sondea en un bucle en vez de esperar dormido con `.await`",
-            &despertares[..5]
+            medidas::duraciones(&despertares[..5])
         );
     }
 }
@@ -194,7 +195,8 @@ mod reparte {
         let tardado = c.tardado;
         assert!(
             tardado >= ESPERA && tardado < ESPERA * 2,
-            "mil tareas que esperan 10 ms a la vez deben tardar unos 10 ms, no {tardado:?}"
+            "mil tareas que esperan 10 ms a la vez deben tardar unos 10 ms, no {}",
+            medidas::duracion(tardado)
         );
     }
 
@@ -309,10 +311,11 @@ mod junta {
         let c = conduce("pagina", LIMITE, 50, pagina(1)).await;
         assert!(
             c.tardado == TARDA_PEDIDOS,
-            "las dos consultas deben ir a la vez: esperaba {TARDA_PEDIDOS:?} (la más lenta) y tardó {:?} \
-             (una detrás de otra serían {:?})",
-            c.tardado,
-            TARDA_PEDIDOS + TARDA_PERFIL
+            "las dos consultas deben ir a la vez: esperaba {} (la más lenta) y tardó {} (una detrás de \
+             otra serían {})",
+            medidas::duracion(TARDA_PEDIDOS),
+            medidas::duracion(c.tardado),
+            medidas::duracion(TARDA_PEDIDOS + TARDA_PERFIL)
         );
     }
 
@@ -338,9 +341,9 @@ mod junta {
         assert!(
             c.despertares.iter().all(|t| esperados.contains(t)) && c.despertares.len() <= 4,
             "pagina solo debe despertarse cuando responde un servicio (a los 30 y a los 50 ms, si las dos \
-             consultas van a la vez), y se despertó a los {:?}. Ni una detrás de otra ni un bucle que \
+             consultas van a la vez), y se despertó a los {}. Ni una detrás de otra ni un bucle que \
              sondea: `tokio::join!` espera dormido a las dos",
-            c.despertares
+            medidas::duraciones(&c.despertares)
         );
     }
 }

@@ -9,7 +9,9 @@
 //! - `Desenlace::Panico(mensaje)` si entró en pánico, con el texto del
 //!   pánico, o [`SIN_MENSAJE`] si lo que llevaba el pánico no era texto;
 //! - `Desenlace::Cancelada` si alguien la canceló antes o la cancelaste tú
-//!   al vencer el plazo.
+//!   al vencer el plazo. Ojo: cancelar no interrumpe un sondeo en marcha;
+//!   una tarea que estaba acabando puede terminar bien después de cancelarla,
+//!   y entonces su desenlace es su valor.
 //!
 //! Si todas acaban antes del plazo, no esperes al plazo. Y cuando vuelvas,
 //! que no quede ninguna tarea del grupo viva.

@@ -8,7 +8,8 @@
 //! - `Final::Agotada` si el plazo venció antes. En ese caso la tarea no puede
 //!   seguir corriendo: cancélala, y no vuelvas hasta que la cancelación se
 //!   haya completado (hasta que su *future* se haya soltado). Si al
-//!   cancelarla resulta que terminó justo antes, devuelve su valor.
+//!   cancelarla resulta que terminó justo antes, o que estaba a mitad de un
+//!   sondeo (con varios hilos) y ese sondeo la terminó, devuelve su valor.
 
 use std::future::Future;
 use std::time::Duration;

@@ -2,11 +2,18 @@
 //! (`exercises/07-joinhandle`) y contra la solución
 //! (`solutions/07-joinhandle`). Un módulo por ejercicio.
 //!
-//! Todas usan el reloj en pausa de Tokio: un `sleep` de una hora no tarda
-//! nada, porque el reloj salta al siguiente temporizador cuando no hay nada
-//! más que hacer. Para saber si una tarea sigue viva miran dos cosas: una
-//! guarda dentro de su *future*, que cuenta cuándo se suelta, y el número de
-//! tareas vivas del runtime.
+//! Casi todas usan el reloj en pausa de Tokio: un `sleep` de una hora no
+//! tarda nada, porque el reloj salta al siguiente temporizador cuando no hay
+//! nada más que hacer. Para saber si una tarea sigue viva miran dos cosas:
+//! una guarda dentro de su *future*, que cuenta cuándo se suelta, y el número
+//! de tareas vivas del runtime.
+//!
+//! Las de `con_varios_hilos_...` usan un runtime de dos hilos trabajadores y
+//! el reloj de verdad: la tarea bloquea su hilo 200 ms dentro de un sondeo,
+//! y el plazo (20 ms) vence mientras tanto. Aceptan los dos desenlaces
+//! correctos (si la máquina va tan cargada que la tarea no llega a empezar
+//! antes del plazo, lo correcto es cancelarla), así que no dependen de la
+//! velocidad de la máquina.
 //!
 //! Para saber si tu función espera dormida, algunas pruebas la «conducen» a
 //! mano ([`conduce`]): la sondean con un despertador que anota cuándo la
@@ -22,6 +29,18 @@ use std::task::Poll;
 use std::time::Duration;
 
 use tokio::time::Instant;
+
+/// Falla con `mensaje` si las dos duraciones no son iguales, y las escribe
+/// como el libro («10 ms», no «10ms»).
+#[track_caller]
+fn misma_duracion(obtenida: Duration, esperada: Duration, mensaje: &str) {
+    assert!(
+        obtenida == esperada,
+        "{mensaje} (esperaba {}, no {})",
+        medidas::duracion(esperada),
+        medidas::duracion(obtenida)
+    );
+}
 
 /// Se suelta cuando se suelta el *future* que la lleva: al terminar la tarea
 /// o al completarse su cancelación.
@@ -83,17 +102,27 @@ async fn conduce<F: Future>(que: &str, limite: Duration, futuro: F) -> Conducido
             }
             assert!(
                 inicio.elapsed() < limite,
-                "{que} seguía sin terminar al cabo de {limite:?} de reloj; nadie lo despertó"
+                "{que} seguía sin terminar al cabo de {} de reloj; nadie lo despertó",
+                medidas::duracion(limite)
             );
             tokio::time::advance(Duration::from_millis(1)).await;
         }
         despertares.push(inicio.elapsed());
         assert!(
             despertares.len() <= MAX_DESPERTARES,
-            "{que} se despertó más de {MAX_DESPERTARES} veces (las primeras, a los {:?}): \
+            "{que} se despertó más de {MAX_DESPERTARES} veces (las primeras, a los {}): \
              sondea en un bucle en vez de esperar dormido con `.await`",
-            &despertares[..5]
+            medidas::duraciones(&despertares[..5])
         );
+    }
+}
+
+/// «10», «10 y 50», «10, 20 y 50».
+fn enumera(numeros: &[u64]) -> String {
+    let textos: Vec<String> = numeros.iter().map(u64::to_string).collect();
+    match textos.split_last() {
+        Some((ultimo, resto)) if !resto.is_empty() => format!("{} y {ultimo}", resto.join(", ")),
+        _ => textos.concat(),
     }
 }
 
@@ -104,17 +133,19 @@ fn comprueba_que_duerme<T>(que: &str, c: &Conducido<T>, eventos: &[u64]) {
         let ms = t.as_millis() as u64;
         assert!(
             eventos.contains(&ms) && t.subsec_nanos() % 1_000_000 == 0,
-            "{que} se despertó a los {t:?}, y entonces no había pasado nada (solo pasa algo a los \
-             {eventos:?} ms). Todos sus despertares: {:?}. Espera con `.await` sobre lo que de \
+            "{que} se despertó a los {}, y entonces no había pasado nada (solo pasa algo a los \
+             {} ms). Todos sus despertares: {}. Espera con `.await` sobre lo que de \
              verdad esperas; no sondees con sleep cortos ni con yield_now",
-            c.despertares
+            medidas::duracion(*t),
+            enumera(eventos),
+            medidas::duraciones(&c.despertares)
         );
     }
     assert!(
         c.despertares.len() <= 2 * eventos.len(),
-        "{que} se despertó {} veces ({:?}) para {} sucesos: sobran despertares",
+        "{que} se despertó {} veces ({}) para {} sucesos: sobran despertares",
         c.despertares.len(),
-        c.despertares,
+        medidas::duraciones(&c.despertares),
         eventos.len()
     );
 }
@@ -134,12 +165,15 @@ fn comprueba_que_duerme<T>(que: &str, c: &Conducido<T>, eventos: &[u64]) {
 ///    (`en_el_plazo_justo_no_se_pierde_nada`).
 /// 6. Espera dormida: solo se despierta cuando acaba la tarea o vence el
 ///    plazo (`espera_dormida`).
+/// 7. Con varios hilos trabajadores, una tarea que está a mitad de su último
+///    sondeo cuando vence el plazo termina bien: `Terminada(v)`, no `Agotada`
+///    (`con_varios_hilos_lo_que_acaba_tras_el_plazo_no_se_pierde`).
 mod plazo {
     use std::time::Duration;
 
     use tokio::time::{Instant, sleep};
 
-    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, tareas_vivas};
+    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, misma_duracion, tareas_vivas};
     use joinhandle::plazo::{Final, con_plazo};
 
     const PLAZO: Duration = Duration::from_millis(50);
@@ -161,10 +195,10 @@ mod plazo {
             "la tarea dio 7 a los 7 ms: esperaba Terminada(7), no {:?}",
             c.valor
         );
-        assert_eq!(
+        misma_duracion(
             c.tardado,
             Duration::from_millis(7),
-            "la tarea terminó a los 7 ms: vuelve en ese momento, sin esperar a que venza el plazo"
+            "la tarea terminó a los 7 ms: vuelve en ese momento, sin esperar a que venza el plazo",
         );
     }
 
@@ -184,7 +218,7 @@ mod plazo {
             "la tarea dio 49 a los 49 ms, antes del plazo de 50 ms: esperaba Terminada(49), no {:?}",
             c.valor
         );
-        assert_eq!(c.tardado, PLAZO - Duration::from_millis(1), "la tarea terminó a los 49 ms: vuelve entonces");
+        misma_duracion(c.tardado, PLAZO - Duration::from_millis(1), "la tarea terminó a los 49 ms: vuelve entonces");
     }
 
     #[tokio::test(start_paused = true)]
@@ -203,7 +237,7 @@ mod plazo {
         )
         .await;
         assert!(matches!(c.valor, Final::Agotada), "la tarea tarda una hora: esperaba Agotada, no {:?}", c.valor);
-        assert_eq!(c.tardado, PLAZO, "con_plazo debe volver justo al vencer el plazo");
+        misma_duracion(c.tardado, PLAZO, "con_plazo debe volver justo al vencer el plazo");
 
         tokio::task::yield_now().await; // el runtime atiende las cancelaciones pendientes
         assert_eq!(
@@ -258,7 +292,7 @@ mod plazo {
             Final::Fallida(error) => assert!(error.is_panic(), "el error debe ser un pánico: {error:?}"),
             otro => panic!("la tarea entró en pánico: esperaba Fallida, no {otro:?}"),
         }
-        assert_eq!(c.tardado, Duration::from_millis(10), "la tarea falló a los 10 ms: vuelve entonces");
+        misma_duracion(c.tardado, Duration::from_millis(10), "la tarea falló a los 10 ms: vuelve entonces");
 
         // Un pánico cuya carga no es texto llega igual, y con su carga.
         let c = conduce(
@@ -299,7 +333,7 @@ mod plazo {
             50
         })
         .await;
-        assert_eq!(inicio.elapsed(), PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
+        misma_duracion(inicio.elapsed(), PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
         match final_ {
             Final::Terminada(v) => assert_eq!(v, 50),
             Final::Agotada => assert_eq!(
@@ -312,6 +346,34 @@ mod plazo {
         }
         assert_eq!(cuenta(&soltadas), 1, "al volver, el future de la tarea debe haberse soltado");
         assert_eq!(tareas_vivas(), 0, "al volver no debe quedar ninguna tarea viva");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn con_varios_hilos_lo_que_acaba_tras_el_plazo_no_se_pierde() {
+        // Con varios hilos trabajadores, la tarea puede estar a mitad de un
+        // sondeo cuando vence el plazo. Aquí su único sondeo bloquea su hilo
+        // 200 ms (el plazo es de 20): `abort` no lo interrumpe, y cuando acaba,
+        // la tarea ha terminado bien, con su valor.
+        let llego_al_final = contador();
+        let final_de_la_tarea = llego_al_final.clone();
+        let final_ = con_plazo(Duration::from_millis(20), async move {
+            std::thread::sleep(Duration::from_millis(200));
+            final_de_la_tarea.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            7
+        })
+        .await;
+        match final_ {
+            Final::Terminada(v) => assert_eq!(v, 7),
+            // Solo si la tarea no llegó a empezar antes del plazo (una máquina muy cargada).
+            Final::Agotada => assert_eq!(
+                cuenta(&llego_al_final),
+                0,
+                "devolviste Agotada, pero la tarea llegó al final y dio 7: abort() no interrumpe un sondeo \
+                 en marcha, y si ese sondeo termina, la tarea termina bien. Tras abort, espera el JoinHandle \
+                 y mira lo que da: Ok(v) es Terminada(v)"
+            ),
+            Final::Fallida(e) => panic!("la tarea no falló: esperaba Terminada(7), no Fallida({e:?})"),
+        }
     }
 
     #[tokio::test(start_paused = true)]
@@ -358,7 +420,7 @@ mod primera {
 
     use tokio::time::sleep;
 
-    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, tareas_vivas};
+    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, misma_duracion, tareas_vivas};
     use joinhandle::primera::la_primera;
 
     const LIMITE: Duration = Duration::from_secs(1);
@@ -399,7 +461,7 @@ mod primera {
         ];
         let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
         assert_eq!(c.valor, Some(13), "la réplica más rápida tarda 13 ms y da 13 (es la segunda de la lista)");
-        assert_eq!(c.tardado, Duration::from_millis(13), "vuelve en cuanto termina la primera");
+        misma_duracion(c.tardado, Duration::from_millis(13), "vuelve en cuanto termina la primera");
     }
 
     #[tokio::test(start_paused = true)]
@@ -452,7 +514,7 @@ mod primera {
             "las réplicas de 3, 9 y 15 ms entran en pánico (dos sin texto): la ganadora es la de 21 ms. \
              Sigue esperando mientras queden tareas, no solo una vez"
         );
-        assert_eq!(c.tardado, Duration::from_millis(21), "la ganadora termina a los 21 ms: vuelve entonces");
+        misma_duracion(c.tardado, Duration::from_millis(21), "la ganadora termina a los 21 ms: vuelve entonces");
     }
 
     #[tokio::test(start_paused = true)]
@@ -468,7 +530,7 @@ mod primera {
         ];
         let c = conduce("la_primera", LIMITE, la_primera(trabajos)).await;
         assert_eq!(c.valor, None, "si todas entran en pánico, no hay ganadora");
-        assert_eq!(c.tardado, Duration::from_millis(12), "la última réplica falla a los 12 ms: vuelve entonces");
+        misma_duracion(c.tardado, Duration::from_millis(12), "la última réplica falla a los 12 ms: vuelve entonces");
     }
 
     #[tokio::test(start_paused = true)]
@@ -498,6 +560,9 @@ mod primera {
 /// 6. Una tarea que acaba justo en el plazo sale como `Valor` si llegó al
 ///    final, o como `Cancelada` si no (`en_el_plazo_justo_no_se_pierde_nada`).
 /// 7. Espera dormida (`espera_dormida`).
+/// 8. Con varios hilos trabajadores, una tarea que está a mitad de su último
+///    sondeo cuando vence el plazo sale como `Valor`
+///    (`con_varios_hilos_lo_que_acaba_tras_el_plazo_no_se_pierde`).
 ///
 /// [`SIN_MENSAJE`]: joinhandle::desenlaces::SIN_MENSAJE
 mod desenlaces {
@@ -506,7 +571,7 @@ mod desenlaces {
     use tokio::task::JoinSet;
     use tokio::time::sleep;
 
-    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, tareas_vivas};
+    use super::{Codigo, Guarda, comprueba_que_duerme, conduce, contador, cuenta, misma_duracion, tareas_vivas};
     use joinhandle::desenlaces::{Desenlace, SIN_MENSAJE, clasifica};
 
     const PLAZO: Duration = Duration::from_millis(50);
@@ -555,7 +620,7 @@ mod desenlaces {
             Desenlace::Panico(SIN_MENSAJE.into()),
             "panic_any(Codigo(7)) no lleva texto: debe salir SIN_MENSAJE"
         );
-        assert_eq!(c.tardado, Duration::ZERO, "todas acaban enseguida: no esperes al plazo");
+        misma_duracion(c.tardado, Duration::ZERO, "todas acaban enseguida: no esperes al plazo");
     }
 
     #[tokio::test(start_paused = true)]
@@ -581,7 +646,7 @@ mod desenlaces {
             "la tarea que da 2 debe salir como Valor(2): {resultado:?}"
         );
         assert_eq!(resultado.get(&falla), Some(&Desenlace::Panico("falla a propósito".into())));
-        assert_eq!(c.tardado, Duration::ZERO, "la cancelada ya no cuenta para el plazo: vuelve enseguida");
+        misma_duracion(c.tardado, Duration::ZERO, "la cancelada ya no cuenta para el plazo: vuelve enseguida");
     }
 
     #[tokio::test(start_paused = true)]
@@ -606,7 +671,7 @@ mod desenlaces {
             .id();
         let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
         let resultado = c.valor;
-        assert_eq!(c.tardado, PLAZO, "una tarea tarda una hora: vuelve justo al vencer el plazo");
+        misma_duracion(c.tardado, PLAZO, "una tarea tarda una hora: vuelve justo al vencer el plazo");
         assert_eq!(
             resultado.get(&rapida),
             Some(&Desenlace::Valor(10)),
@@ -630,10 +695,11 @@ mod desenlaces {
         let a_los_120 = duerme(&mut tareas, 120);
         let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
         let resultado = c.valor;
-        assert_eq!(
-            c.tardado, PLAZO,
+        misma_duracion(
+            c.tardado,
+            PLAZO,
             "el plazo es de 50 ms desde que llamas a clasifica: vuelve a los 50 ms aunque una tarea \
-             acabara a los 40 (calcula el instante final una vez, con timeout_at)"
+             acabara a los 40 (calcula el instante final una vez, con timeout_at)",
         );
         assert_eq!(
             resultado.get(&a_los_40),
@@ -660,10 +726,10 @@ mod desenlaces {
         }
         let c = conduce("clasifica", LIMITE, clasifica(tareas, Duration::from_secs(1))).await;
         assert_eq!(c.valor.len(), 3, "hay tres tareas: debe haber tres desenlaces");
-        assert_eq!(
+        misma_duracion(
             c.tardado,
             Duration::from_millis(20),
-            "la última tarea acaba a los 20 ms: no esperes al plazo de 1 s"
+            "la última tarea acaba a los 20 ms: no esperes al plazo de 1 s",
         );
     }
 
@@ -682,7 +748,7 @@ mod desenlaces {
             })
             .id();
         let c = conduce("clasifica", LIMITE, clasifica(tareas, PLAZO)).await;
-        assert_eq!(c.tardado, PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
+        misma_duracion(c.tardado, PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
         match c.valor.get(&justa) {
             Some(Desenlace::Valor(50)) => {}
             Some(Desenlace::Cancelada) => assert_eq!(
@@ -695,6 +761,39 @@ mod desenlaces {
         }
         assert_eq!(cuenta(&soltadas), 1, "al volver, su future debe haberse soltado");
         assert_eq!(tareas_vivas(), 0, "al volver no debe quedar ninguna tarea viva");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn con_varios_hilos_lo_que_acaba_tras_el_plazo_no_se_pierde() {
+        // Con varios hilos trabajadores, una tarea puede estar a mitad de un
+        // sondeo cuando vence el plazo. Aquí el único sondeo de una bloquea su
+        // hilo 200 ms (el plazo es de 20): `abort_all` no lo interrumpe, y
+        // cuando acaba, esa tarea ha terminado bien, con su valor.
+        let llego_al_final = contador();
+        let final_de_la_tarea = llego_al_final.clone();
+        let mut tareas = JoinSet::new();
+        let acabando = tareas
+            .spawn(async move {
+                std::thread::sleep(Duration::from_millis(200));
+                final_de_la_tarea.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                7u64
+            })
+            .id();
+        let dormida = duerme(&mut tareas, 3600 * 1000);
+        let resultado = clasifica(tareas, Duration::from_millis(20)).await;
+        match resultado.get(&acabando) {
+            Some(Desenlace::Valor(7)) => {}
+            // Solo si la tarea no llegó a empezar antes del plazo (una máquina muy cargada).
+            Some(Desenlace::Cancelada) => assert_eq!(
+                cuenta(&llego_al_final),
+                0,
+                "la anotaste como Cancelada, pero llegó al final y dio 7: abort_all no interrumpe un sondeo en \
+                 marcha, y si ese sondeo termina, la tarea termina bien. Anota lo que dé el grupo después de \
+                 abort_all: puede ser un valor"
+            ),
+            otro => panic!("la tarea que acaba tras el plazo debe salir como Valor(7), no {otro:?}"),
+        }
+        assert_eq!(resultado.get(&dormida), Some(&Desenlace::Cancelada), "la tarea de una hora: Cancelada");
     }
 
     #[tokio::test(start_paused = true)]

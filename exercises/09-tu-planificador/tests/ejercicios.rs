@@ -49,7 +49,9 @@ mod comun {
         });
         match rx.recv_timeout(LIMITE) {
             Ok(valor) => valor,
-            Err(mpsc::RecvTimeoutError::Timeout) => panic!("{si_se_cuelga} (no terminó en {LIMITE:?})"),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!("{si_se_cuelga} (no terminó en {})", medidas::duracion(LIMITE))
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 une(hilo);
                 unreachable!("el hilo terminó sin mandar nada")
@@ -62,7 +64,7 @@ mod comun {
     pub fn espera_a(mensaje: &str, condicion: impl Fn() -> bool) {
         let inicio = Instant::now();
         while !condicion() {
-            assert!(inicio.elapsed() < LIMITE, "{mensaje} (esperé {LIMITE:?})");
+            assert!(inicio.elapsed() < LIMITE, "{mensaje} (esperé {})", medidas::duracion(LIMITE));
             thread::sleep(Duration::from_millis(1));
         }
     }
@@ -80,7 +82,7 @@ mod comun {
             if hilo.is_finished() {
                 return Err(une(hilo));
             }
-            assert!(inicio.elapsed() < LIMITE, "{mensaje} (esperé {LIMITE:?})");
+            assert!(inicio.elapsed() < LIMITE, "{mensaje} (esperé {})", medidas::duracion(LIMITE));
             thread::sleep(Duration::from_millis(1));
         }
         Ok(hilo)
@@ -822,10 +824,10 @@ mod aparca {
         );
         assert!(
             despues - antes <= 2,
-            "en {:?} sin trabajo, el trabajador miró {} veces si había trabajo: un trabajador dormido \
+            "en {} ms sin trabajo, el trabajador miró {} veces si había trabajo: un trabajador dormido \
              no mira nada hasta que lo avisan. Espera en compartido.despertador (sin plazo: nada de \
              wait_timeout, sleep ni yield_now en bucle)",
-            inicio.elapsed(),
+            medidas::numero(inicio.elapsed().as_secs_f64() * 1e3, 0),
             despues - antes
         );
         if let (Some((cpu_antes, veces_antes)), Some((cpu_despues, veces_despues))) = (cuentas_antes, cuentas_despues) {
@@ -833,9 +835,10 @@ mod aparca {
             let cpu_ms = (cpu_despues - cpu_antes) as f64 / 1e6;
             assert!(
                 veces <= 3 && cpu_ms < 10.0,
-                "en {:?} sin trabajo, el hilo de aparca se puso a correr {veces} veces y gastó \
-                 {cpu_ms:.1} ms de CPU: no está dormido. Espera en compartido.despertador",
-                inicio.elapsed()
+                "en {} ms sin trabajo, el hilo de aparca se puso a correr {veces} veces y gastó {} ms de \
+                 CPU: no está dormido. Espera en compartido.despertador",
+                medidas::numero(inicio.elapsed().as_secs_f64() * 1e3, 0),
+                medidas::numero(cpu_ms, 1)
             );
         }
         c.inyecta(Tarea::de_prueba(1));
@@ -1188,8 +1191,9 @@ mod aparca {
         ejecutor.apaga();
         assert!(
             comprobaciones <= 2,
-            "en {SIN_TRABAJO:?} sin nada que hacer, los trabajadores miraron {comprobaciones} veces si había \
-             trabajo: deberían dormir hasta que alguien los avise"
+            "en {} sin nada que hacer, los trabajadores miraron {comprobaciones} veces si había trabajo: \
+             deberían dormir hasta que alguien los avise",
+            medidas::duracion(SIN_TRABAJO)
         );
     }
 }

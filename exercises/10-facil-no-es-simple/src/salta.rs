@@ -11,9 +11,16 @@
 //! (`oneshot::Sender::is_closed`) y, si no, se lo salte. Un trabajo que ya
 //! empezó no se puede interrumpir: termina, y su resultado se pierde sin
 //! hacer ruido (sin `unwrap` ni pánicos al enviarlo).
+//!
+//! El `oneshot` de este archivo es `crate::oneshot`: el de Tokio, con los
+//! mismos nombres, y una costura para las pruebas, que pueden parar el hilo
+//! de Rayon justo después de que mires `is_closed()` y cancelar la espera en
+//! ese instante. Es lo que puede pasar siempre con hilos de verdad: haber
+//! mirado hace un momento no garantiza que el envío salga bien.
 
 use rayon::ThreadPool;
-use tokio::sync::oneshot;
+
+use crate::oneshot;
 
 /// Ejecuta `trabajo` en `pool` y devuelve su resultado; si cuando le llega el
 /// turno ya nadie espera, no lo ejecuta.

@@ -12,6 +12,11 @@
 //! ya había empezado** y devuelve cuántos atendió. Es un apagado ordenado
 //! (*graceful shutdown*): lo aceptado se termina, nada se pierde.
 //!
+//! Y mientras sirve, no acumula: un despachador corre días y atiende
+//! millones de trabajos, así que lo que ya terminó se recoge enseguida, no
+//! solo en el apagado. Las pruebas cuentan la memoria del servicio tras
+//! atender mil quinientos trabajos: no debe crecer con cada uno.
+//!
 //! Piezas útiles: `tokio::sync::mpsc::channel`, `tokio::sync::Semaphore` y
 //! `tokio::task::JoinSet`. `capacidad` y `simultaneos` son al menos 1.
 

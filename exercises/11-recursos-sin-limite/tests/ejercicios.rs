@@ -16,12 +16,16 @@
 //!   nada y las cuentas cuadran; sin buzón, `Cerrada`, también si la cola
 //!   estaba llena; vuelve a aceptar cuando hay sitio; y con varios hilos
 //!   ofreciendo a la vez y otro sacando, ninguna oferta espera, nada se
-//!   pierde y las cuentas cuadran.
+//!   pierde y las cuentas cuadran. Lo que se mira no vale para después: con
+//!   una cola con costura, otro productor la llena justo después de que
+//!   mires `capacity()`, o el buzón se suelta justo después de que mires
+//!   `is_closed()`, y la respuesta sigue siendo la buena.
 //! - `despacha`: termina todo lo que aceptó, también lo que seguía en la cola
 //!   al cerrarla; nunca más de `simultaneos` a la vez, y se llega a ese
 //!   número; con todo ocupado, la cola se llena (no saca más de lo que puede
 //!   atender); una cola vacía no es una cola cerrada; termina si no llega
-//!   nada; y mientras no llega nada, duerme.
+//!   nada; mientras no llega nada, duerme; y mientras sirve no acumula lo ya
+//!   terminado (un asignador que cuenta los bytes vivos lo comprueba).
 //!
 //! Las que usan tiempo corren con el reloj de Tokio en pausa: un `sleep` no
 //! espera de verdad, el reloj salta al siguiente temporizador cuando no queda
@@ -34,6 +38,55 @@
 //! `yield_now`) lo deja parado, y la prueba no terminaría: por eso cada una
 //! corre en su propio hilo, con una red de tiempo real ([`apoyo::en_pausa`])
 //! que la da por fallida, con un mensaje, si no termina en unos segundos.
+
+/// Un asignador que cuenta, hilo a hilo, los bytes vivos que ha pedido ese
+/// hilo: así una prueba ve si lo que sirve un despachador se queda en memoria.
+/// Solo cuenta; quien asigna de verdad es el del sistema.
+mod memoria {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    pub struct Contador;
+
+    thread_local! {
+        static VIVOS: Cell<isize> = const { Cell::new(0) };
+    }
+
+    fn suma(bytes: isize) {
+        let _ = VIVOS.try_with(|v| v.set(v.get() + bytes));
+    }
+
+    /// Bytes pedidos y aún no devueltos en este hilo (los que otro hilo
+    /// devuelva cuentan en el suyo).
+    pub fn vivos_en_este_hilo() -> isize {
+        VIVOS.with(Cell::get)
+    }
+
+    unsafe impl GlobalAlloc for Contador {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            suma(layout.size() as isize);
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            suma(-(layout.size() as isize));
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            suma(layout.size() as isize);
+            unsafe { System.alloc_zeroed(layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, nuevo: usize) -> *mut u8 {
+            suma(nuevo as isize - layout.size() as isize);
+            unsafe { System.realloc(ptr, layout, nuevo) }
+        }
+    }
+
+    #[global_allocator]
+    static CONTADOR: Contador = Contador;
+}
 
 mod apoyo {
     use std::future::Future;
@@ -128,10 +181,11 @@ mod apoyo {
                 }
             }
             Err(RecvTimeoutError::Timeout) => panic!(
-                "{que}: tras {GUARDA_REAL:?} de tiempo real no ha terminado, y con el reloj en pausa \
+                "{que}: tras {} de tiempo real no ha terminado, y con el reloj en pausa \
                  dura milisegundos. El reloj virtual solo avanza cuando ninguna tarea tiene nada que \
                  hacer: alguna tarea no se duerme nunca (¿un bucle con try_recv, try_acquire o \
-                 yield_now, en lugar de esperar con .await?)"
+                 yield_now, en lugar de esperar con .await?)",
+                medidas::duracion(GUARDA_REAL)
             ),
         }
     }
@@ -216,8 +270,9 @@ mod limita {
             let tardado = inicio.elapsed();
             assert!(
                 tardado >= ms(200) && tardado < ms(201),
-                "diez trabajos de 100 ms, cinco a la vez, deberían tardar 200 ms; tardaron {tardado:?} \
-                 (100 ms: no hay límite; 1000 ms: van de uno en uno)"
+                "diez trabajos de 100 ms, cinco a la vez, deberían tardar 200 ms; tardaron {} \
+                 (100 ms: no hay límite; 1000 ms: van de uno en uno)",
+                medidas::duracion(tardado)
             );
         });
     }
@@ -236,9 +291,10 @@ mod limita {
             let tardado = inicio.elapsed();
             assert!(
                 tardado >= ms(400) && tardado < ms(401),
-                "deberían tardar 400 ms y tardaron {tardado:?} (500 ms: lanzas por tandas y esperas a \
+                "deberían tardar 400 ms y tardaron {} (500 ms: lanzas por tandas y esperas a \
                  que acabe la tanda entera; cada permiso que se suelta tiene que dejar entrar al \
-                 siguiente trabajo en ese momento)"
+                 siguiente trabajo en ese momento)",
+                medidas::duracion(tardado)
             );
         });
     }
@@ -302,7 +358,8 @@ mod limita {
             let tardado = inicio.elapsed();
             assert!(
                 tardado >= ms(30) && tardado < ms(31),
-                "3 trabajos a la vez (10, 20 y 30 ms) tardan 30 ms; tardaron {tardado:?}"
+                "3 trabajos a la vez (10, 20 y 30 ms) tardan 30 ms; tardaron {}",
+                medidas::duracion(tardado)
             );
 
             // 7 trabajos de 100 ms, 3 a la vez: 3 + 3 + 1, 300 ms.
@@ -311,23 +368,26 @@ mod limita {
             let tardado = inicio.elapsed();
             assert!(
                 tardado >= ms(300) && tardado < ms(301),
-                "7 trabajos de 100 ms, 3 a la vez, tardan 300 ms (3 + 3 + 1); tardaron {tardado:?}"
+                "7 trabajos de 100 ms, 3 a la vez, tardan 300 ms (3 + 3 + 1); tardaron {}",
+                medidas::duracion(tardado)
             );
         });
     }
 }
 
 mod rechaza {
+    use std::future::Future;
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{Arc, Barrier};
+    use std::sync::{Arc, Barrier, Mutex};
     use std::task::Poll;
 
-    use recursos::rechaza::{Recepcion, Rechazo};
+    use recursos::rechaza::{Cola, Recepcion, Rechazo};
+    use tokio::sync::mpsc;
     use tokio_test::task;
 
     /// Ofrece un trabajo sondeando `ofrece` una sola vez. Si no está listo
     /// en ese primer sondeo, la recepción se ha puesto a esperar sitio.
-    fn ofrece_ya<T>(recepcion: &Recepcion<T>, trabajo: T) -> Result<(), Rechazo<T>> {
+    fn ofrece_ya<T, C: Cola<T>>(recepcion: &Recepcion<T, C>, trabajo: T) -> Result<(), Rechazo<T>> {
         let mut ofrece = task::spawn(recepcion.ofrece(trabajo));
         match ofrece.poll() {
             Poll::Ready(resultado) => resultado,
@@ -440,6 +500,125 @@ mod rechaza {
              llena parece solo llena: deja que try_send te diga el motivo"
         );
         assert_eq!((recepcion.aceptadas(), recepcion.rechazadas()), (2, 1), "las cuentas no cuadran");
+    }
+
+    /// Qué mirada abre el hueco.
+    #[derive(PartialEq)]
+    enum Mirada {
+        Capacidad,
+        Cierre,
+    }
+
+    /// La cola de Tokio, con una costura: la primera vez que alguien mira
+    /// `capacity()` (o `is_closed()`, según `tras`), justo después de mirar,
+    /// ejecuta `entre_medias`. Es lo que pasaría si el sistema parase ese
+    /// hilo en ese instante y otro actuase: el hueco entre mirar y actuar se
+    /// abre siempre, no cuando la suerte quiere.
+    struct ConCostura<T> {
+        real: mpsc::Sender<T>,
+        tras: Mirada,
+        entre_medias: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    }
+
+    impl<T> ConCostura<T> {
+        fn nueva(real: mpsc::Sender<T>, tras: Mirada, entre_medias: impl FnOnce() + Send + 'static) -> Self {
+            ConCostura { real, tras, entre_medias: Mutex::new(Some(Box::new(entre_medias))) }
+        }
+
+        fn tras_mirar(&self, mirada: Mirada) {
+            if mirada != self.tras {
+                return;
+            }
+            let entre_medias = self.entre_medias.lock().unwrap().take();
+            if let Some(entre_medias) = entre_medias {
+                entre_medias();
+            }
+        }
+    }
+
+    impl<T> Cola<T> for ConCostura<T> {
+        fn try_send(&self, trabajo: T) -> Result<(), mpsc::error::TrySendError<T>> {
+            self.real.try_send(trabajo)
+        }
+
+        fn send(&self, trabajo: T) -> impl Future<Output = Result<(), mpsc::error::SendError<T>>> {
+            self.real.send(trabajo)
+        }
+
+        fn try_reserve(&self) -> Result<mpsc::Permit<'_, T>, mpsc::error::TrySendError<()>> {
+            self.real.try_reserve()
+        }
+
+        fn capacity(&self) -> usize {
+            let libres = self.real.capacity();
+            self.tras_mirar(Mirada::Capacidad);
+            libres
+        }
+
+        fn is_closed(&self) -> bool {
+            let cerrada = self.real.is_closed();
+            self.tras_mirar(Mirada::Cierre);
+            cerrada
+        }
+    }
+
+    #[test]
+    fn si_la_cola_se_llena_justo_despues_de_mirar() {
+        // Una cola de 1, vacía. Si miras cuánto sitio queda, justo después
+        // otro productor la llena.
+        let (tx, mut rx) = mpsc::channel::<u32>(1);
+        let (otro, disparada) = (tx.clone(), Arc::new(AtomicBool::new(false)));
+        let d = disparada.clone();
+        let recepcion = Recepcion::con_cola(ConCostura::nueva(tx, Mirada::Capacidad, move || {
+            d.store(true, Ordering::SeqCst);
+            otro.try_send(99).expect("la cola estaba vacía");
+        }));
+        let mut ofrece = task::spawn(recepcion.ofrece(1));
+        let resultado = match ofrece.poll() {
+            Poll::Ready(resultado) => resultado,
+            Poll::Pending => panic!(
+                "otro productor llenó la cola justo después de que mirases cuánto sitio quedaba (la prueba lo \
+                 mete ahí, como podría hacerlo otro hilo), y `ofrece` se quedó esperando sitio. Mirar capacity() \
+                 y luego enviar son dos pasos: entre los dos, la cola puede llenarse. try_send mira y mete de \
+                 una vez, y si no cabe lo dice"
+            ),
+        };
+        drop(ofrece);
+        let en_la_cola: Vec<u32> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        if disparada.load(Ordering::SeqCst) {
+            assert_eq!(
+                (resultado, en_la_cola),
+                (Err(Rechazo::Llena(1)), vec![99]),
+                "otro productor llenó la cola justo después de que mirases: tu trabajo ya no cabía"
+            );
+            assert_eq!((recepcion.aceptadas(), recepcion.rechazadas()), (0, 1), "las cuentas no cuadran");
+        } else {
+            assert_eq!((resultado, en_la_cola), (Ok(()), vec![1]), "con la cola vacía, el trabajo entra");
+        }
+    }
+
+    #[test]
+    fn si_el_buzon_se_suelta_justo_despues_de_mirar() {
+        // Si miras si la cola está cerrada, justo después se cierra.
+        let (tx, rx) = mpsc::channel::<u32>(4);
+        let buzon = Arc::new(Mutex::new(Some(rx)));
+        let b = buzon.clone();
+        let recepcion =
+            Recepcion::con_cola(ConCostura::nueva(tx, Mirada::Cierre, move || drop(b.lock().unwrap().take())));
+        let resultado = ofrece_ya(&recepcion, 2);
+        if let Some(mut rx) = buzon.lock().unwrap().take() {
+            // No miró nada: el buzón sigue ahí, y el trabajo tiene que haber entrado.
+            assert_eq!((resultado, rx.try_recv().ok()), (Ok(()), Some(2)), "con sitio en la cola, el trabajo entra");
+            return;
+        }
+        match resultado {
+            Ok(()) => panic!("el buzón se soltó y `ofrece` dice que el trabajo entró: se ha perdido"),
+            Err(Rechazo::Llena(_)) => panic!(
+                "el buzón se soltó justo después de que mirases si la cola estaba cerrada, y `ofrece` dice \
+                 Llena: el motivo es Cerrada. Lo que miraste ya no vale; deja que try_send te diga el motivo"
+            ),
+            Err(Rechazo::Cerrada(t)) => assert_eq!(t, 2, "el rechazo devuelve el trabajo ofrecido"),
+        }
     }
 
     /// Con hilos de verdad: tres hilos ofrecen a la vez en una cola de 1
@@ -731,6 +910,40 @@ mod despacha {
                 "se aceptaron {aceptados} trabajos y, al cerrar la cola, varios seguían dentro: «cerrada» \
                  quiere decir que no llegará nada más, no que no quede nada. Sigue sacando con recv() \
                  hasta que devuelva None (no mires is_closed() para salir)"
+            );
+        });
+    }
+
+    #[test]
+    fn mientras_sirve_no_acumula_lo_terminado() {
+        en_pausa("mientras_sirve_no_acumula_lo_terminado", || async {
+            // Un servicio que dura: trabajos que llegan y terminan, tandas y
+            // tandas. Lo que ya terminó no debe quedarse en memoria hasta el
+            // apagado. (Todo corre en el hilo de este runtime, así que sus
+            // bytes vivos son los de la prueba y los del despachador.)
+            let (tx, despachador) = despacha(8, 2, |_t: u64| async { tokio::task::yield_now().await });
+            let mut enviados = 0u64;
+            let mut tanda = async |n: u64| {
+                for _ in 0..n {
+                    tx.send(enviados).await.expect("el despachador dejó de recibir");
+                    enviados += 1;
+                }
+                sleep(ms(1)).await; // con el reloj en pausa: hasta que no quede nada por hacer
+            };
+            tanda(200).await;
+            let antes = crate::memoria::vivos_en_este_hilo();
+            tanda(1_500).await;
+            let crecio = crate::memoria::vivos_en_este_hilo() - antes;
+            drop(tx);
+            let atendidos = sin_colgarse("el despachador", despachador).await.expect("el despachador entró en pánico");
+            assert_eq!(atendidos, 1_700);
+            assert!(
+                crecio < 32 * 1024,
+                "después de atender 1 500 trabajos más, todos ya terminados, la memoria del servicio creció {crecio} \
+                 bytes (unos {} por trabajo): lo terminado se queda guardado hasta el apagado. Un despachador corre \
+                 días: recoge los trabajos que acaban mientras sirves (JoinSet::try_join_next en el bucle), no \
+                 solo al final",
+                crecio / 1_500
             );
         });
     }

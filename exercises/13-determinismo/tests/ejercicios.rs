@@ -433,7 +433,12 @@ mod reloj {
                                  (intento.min(...), saturating_pow o checked_pow)"
                             )
                         });
-                assert!(espera < TOPE, "intento {intento}: {espera:?} debe estar en 0..{TOPE:?}");
+                assert!(
+                    espera < TOPE,
+                    "intento {intento}: la espera es {}, y debe estar entre 0 y {}, sin llegar",
+                    medidas::duracion(espera),
+                    medidas::duracion(TOPE)
+                );
             }
         }
     }
@@ -446,8 +451,10 @@ mod reloj {
             let mayor = todas.iter().map(|e| e[intento]).max().unwrap();
             assert!(
                 mayor > techo * 9 / 10,
-                "intento {intento}: en 200 semillas la espera más larga fue {mayor:?}, y el techo es \
-                 {techo:?}: el rango es 0..min(BASE * 2^intento, TOPE)"
+                "intento {intento}: en 200 semillas la espera más larga fue {}, y el techo es {}: el rango \
+                 es 0..min(BASE * 2^intento, TOPE)",
+                medidas::duracion(mayor),
+                medidas::duracion(techo)
             );
         }
         let en_ms_enteros = todas.iter().flatten().filter(|e| e.subsec_micros() % 1_000 == 0).count();
@@ -466,7 +473,13 @@ mod reloj {
     #[test]
     fn la_misma_semilla_da_las_mismas_esperas() {
         for semilla in 0..20 {
-            assert_eq!(esperas(semilla), esperas(semilla), "semilla {semilla}: usa ctx.azar(), no la hora");
+            let (una, otra) = (esperas(semilla), esperas(semilla));
+            assert!(
+                una == otra,
+                "semilla {semilla}: la misma semilla dio {} y luego {}: usa ctx.azar(), no la hora",
+                medidas::duraciones(&una),
+                medidas::duraciones(&otra)
+            );
         }
     }
 
@@ -485,14 +498,19 @@ mod reloj {
         for semilla in 0..50 {
             for (intento, espera) in esperas(semilla).into_iter().enumerate() {
                 let techo = (BASE * 2u32.pow(intento as u32)).min(TOPE);
-                assert!(espera < techo, "intento {intento}: {espera:?} debe estar en 0..{techo:?}");
+                assert!(
+                    espera < techo,
+                    "intento {intento}: la espera es {}, y debe estar entre 0 y {}, sin llegar",
+                    medidas::duracion(espera),
+                    medidas::duracion(techo)
+                );
             }
         }
         let mayor = (0..50).map(|s| esperas(s)[11]).max().unwrap();
         assert!(
             mayor > TOPE / 2,
-            "con el intento 11 el techo es el TOPE; en 50 semillas alguna espera pasa de {:?}",
-            TOPE / 2
+            "con el intento 11 el techo es el TOPE; en 50 semillas alguna espera pasa de {}",
+            medidas::duracion(TOPE / 2)
         );
     }
 }

@@ -25,82 +25,104 @@ mod percentiles {
         v.iter().map(|&m| Duration::from_millis(m)).collect()
     }
 
+    /// Un percentil como lo escribe el libro («50 ms», no «Some(50ms)»).
+    fn texto(d: Option<Duration>) -> String {
+        d.map_or_else(|| "None".to_string(), medidas::duracion)
+    }
+
+    /// Falla si el percentil no es el esperado, con `mensaje` (si lo hay) y
+    /// los dos valores como los escribe el libro.
+    #[track_caller]
+    fn mismo_percentil(obtenido: Option<Duration>, esperado: Option<Duration>, mensaje: &str) {
+        let valores = format!("esperaba {}, no {}", texto(esperado), texto(obtenido));
+        if mensaje.is_empty() {
+            assert!(obtenido == esperado, "{valores}");
+        } else {
+            assert!(obtenido == esperado, "{mensaje} ({valores})");
+        }
+    }
+
     #[test]
     fn rango_mas_cercano_con_cien_muestras() {
         let muestras = ms(&(1..=100).collect::<Vec<_>>());
-        assert_eq!(percentil(&muestras, 50.0), Some(Duration::from_millis(50)));
-        assert_eq!(
+        mismo_percentil(percentil(&muestras, 50.0), Some(Duration::from_millis(50)), "");
+        mismo_percentil(
             percentil(&muestras, 99.0),
             Some(Duration::from_millis(99)),
-            "con 1..=100 ms, el p99 es 99 ms: la posición ceil(0,99 * 100) = 99, contando desde 1"
+            "con 1..=100 ms, el p99 es 99 ms: la posición ceil(0,99 * 100) = 99, contando desde 1",
         );
-        assert_eq!(percentil(&muestras, 100.0), Some(Duration::from_millis(100)));
-        assert_eq!(percentil(&muestras, 1.0), Some(Duration::from_millis(1)));
+        mismo_percentil(percentil(&muestras, 100.0), Some(Duration::from_millis(100)), "");
+        mismo_percentil(percentil(&muestras, 1.0), Some(Duration::from_millis(1)), "");
     }
 
     #[test]
     fn pocas_muestras() {
         let muestras = ms(&[30, 10, 20]);
-        assert_eq!(percentil(&muestras, 50.0), Some(Duration::from_millis(20)), "ceil(0,5 * 3) = 2: la segunda");
-        assert_eq!(percentil(&muestras, 99.0), Some(Duration::from_millis(30)));
-        assert_eq!(percentil(&ms(&[7]), 99.0), Some(Duration::from_millis(7)));
+        mismo_percentil(percentil(&muestras, 50.0), Some(Duration::from_millis(20)), "ceil(0,5 * 3) = 2: la segunda");
+        mismo_percentil(percentil(&muestras, 99.0), Some(Duration::from_millis(30)), "");
+        mismo_percentil(percentil(&ms(&[7]), 99.0), Some(Duration::from_millis(7)), "");
     }
 
     #[test]
     fn sin_errores_de_coma_flotante() {
         let muestras = ms(&(1..=100).collect::<Vec<_>>());
         for p in [7u32, 14, 28, 55, 56, 29, 57, 58, 3, 33] {
-            assert_eq!(
+            mismo_percentil(
                 percentil(&muestras, f64::from(p)),
                 Some(Duration::from_millis(u64::from(p))),
-                "con 1..=100 ms, el p{p} es {p} ms. En coma flotante, {p}.0 / 100.0 * 100.0 puede dar un pelo más \
+                &format!(
+                    "con 1..=100 ms, el p{p} es {p} ms. En coma flotante, `{p}.0 / 100.0 * 100.0` puede dar un pelo más \
                  de {p}, y su ceil sube a {}: calcula la posición con enteros (milésimas de p por n, entre 100 000)",
-                p + 1
+                    p + 1
+                ),
             );
         }
         let mil = ms(&(1..=1000).collect::<Vec<_>>());
-        assert_eq!(percentil(&mil, 99.9), Some(Duration::from_millis(999)), "p99,9 de 1..=1000 ms");
-        assert_eq!(percentil(&mil, 0.1), Some(Duration::from_millis(1)), "p0,1 de 1..=1000 ms");
-        assert_eq!(percentil(&mil, 12.345), Some(Duration::from_millis(124)), "ceil(12,345 * 10) = 124");
-        assert_eq!(percentil(&mil, 0.0001), Some(Duration::from_millis(1)), "un p diminuto es la primera muestra");
+        mismo_percentil(percentil(&mil, 99.9), Some(Duration::from_millis(999)), "p99,9 de 1..=1000 ms");
+        mismo_percentil(percentil(&mil, 0.1), Some(Duration::from_millis(1)), "p0,1 de 1..=1000 ms");
+        mismo_percentil(percentil(&mil, 12.345), Some(Duration::from_millis(124)), "ceil(12,345 * 10) = 124");
+        mismo_percentil(percentil(&mil, 0.0001), Some(Duration::from_millis(1)), "un p diminuto es la primera muestra");
     }
 
     #[test]
     fn hacia_arriba_tambien_con_pocas_muestras() {
         let siete = ms(&[70, 10, 60, 20, 50, 30, 40]);
-        assert_eq!(
+        mismo_percentil(
             percentil(&siete, 90.0),
             Some(Duration::from_millis(70)),
-            "p90 de 7 muestras: la posición 6,3 sube a 7 (rango más cercano es ceil, no round)"
+            "p90 de 7 muestras: la posición 6,3 sube a 7 (rango más cercano es ceil, no round)",
         );
-        assert_eq!(percentil(&siete, 50.0), Some(Duration::from_millis(40)), "p50 de 7 muestras: ceil(3,5) = 4");
-        assert_eq!(percentil(&siete, 14.0), Some(Duration::from_millis(10)), "ceil(0,98) = 1");
-        assert_eq!(percentil(&siete, 15.0), Some(Duration::from_millis(20)), "ceil(1,05) = 2");
+        mismo_percentil(percentil(&siete, 50.0), Some(Duration::from_millis(40)), "p50 de 7 muestras: ceil(3,5) = 4");
+        mismo_percentil(percentil(&siete, 14.0), Some(Duration::from_millis(10)), "ceil(0,98) = 1");
+        mismo_percentil(percentil(&siete, 15.0), Some(Duration::from_millis(20)), "ceil(1,05) = 2");
         let ocho = ms(&[8, 7, 6, 5, 4, 3, 2, 1]);
-        assert_eq!(percentil(&ocho, 12.5), Some(Duration::from_millis(1)), "12,5 * 8 / 100 = 1 justo");
-        assert_eq!(percentil(&ocho, 12.6), Some(Duration::from_millis(2)), "12,6 * 8 / 100 = 1,008: sube a 2");
+        mismo_percentil(percentil(&ocho, 12.5), Some(Duration::from_millis(1)), "12,5 * 8 / 100 = 1 justo");
+        mismo_percentil(percentil(&ocho, 12.6), Some(Duration::from_millis(2)), "12,6 * 8 / 100 = 1,008: sube a 2");
     }
 
     #[test]
     fn no_redondea_las_muestras() {
         let muestras: Vec<Duration> = [1_500, 999, 1_001, 2_000_000_001].map(Duration::from_nanos).to_vec();
-        assert_eq!(percentil(&muestras, 50.0), Some(Duration::from_nanos(1_001)), "compara las Duration enteras");
-        assert_eq!(percentil(&muestras, 100.0), Some(Duration::from_nanos(2_000_000_001)));
-        assert_eq!(percentil(&muestras, 25.0), Some(Duration::from_nanos(999)));
+        mismo_percentil(percentil(&muestras, 50.0), Some(Duration::from_nanos(1_001)), "compara las Duration enteras");
+        mismo_percentil(percentil(&muestras, 100.0), Some(Duration::from_nanos(2_000_000_001)), "");
+        mismo_percentil(percentil(&muestras, 25.0), Some(Duration::from_nanos(999)), "");
     }
 
     #[test]
     fn nan_e_infinitos() {
         let muestras = ms(&[1, 2, 3]);
         for p in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, -1.0, 100.000_001, f64::MAX] {
-            assert_eq!(
+            mismo_percentil(
                 percentil(&muestras, p),
                 None,
-                "p = {p} no es un percentil: devuelve None. Ojo con NaN: `p <= 0.0 || p > 100.0` es falso \
-                 para NaN; escribe la condición al revés, `!(p > 0.0 && p <= 100.0)`"
+                &format!(
+                    "p = {} no es un percentil: devuelve None. Ojo con NaN: `p <= 0.0 || p > 100.0` es falso \
+                     para NaN; escribe la condición al revés, `!(p > 0.0 && p <= 100.0)`",
+                    p.to_string().replace('.', ",")
+                ),
             );
         }
-        assert_eq!(percentil(&muestras, 100.0), Some(Duration::from_millis(3)), "100 sí vale: el máximo");
+        mismo_percentil(percentil(&muestras, 100.0), Some(Duration::from_millis(3)), "100 sí vale: el máximo");
     }
 
     #[test]
@@ -110,16 +132,16 @@ mod percentiles {
         v.splice(10..10, [900, 5, 800]);
         let muestras = ms(&v);
         let copia = muestras.clone();
-        assert_eq!(percentil(&muestras, 50.0), Some(Duration::from_millis(1)));
-        assert_eq!(percentil(&muestras, 99.0), Some(Duration::from_millis(800)), "¿has ordenado las muestras?");
+        mismo_percentil(percentil(&muestras, 50.0), Some(Duration::from_millis(1)), "");
+        mismo_percentil(percentil(&muestras, 99.0), Some(Duration::from_millis(800)), "¿has ordenado las muestras?");
         assert_eq!(muestras, copia, "no cambies el orden de las muestras de quien llama");
     }
 
     #[test]
     fn sin_muestras_o_fuera_de_rango() {
-        assert_eq!(percentil(&[], 50.0), None);
-        assert_eq!(percentil(&ms(&[1, 2]), 0.0), None);
-        assert_eq!(percentil(&ms(&[1, 2]), 101.0), None);
+        mismo_percentil(percentil(&[], 50.0), None, "");
+        mismo_percentil(percentil(&ms(&[1, 2]), 0.0), None, "");
+        mismo_percentil(percentil(&ms(&[1, 2]), 101.0), None, "");
         assert_eq!(resumen(&[]), None);
     }
 
@@ -128,14 +150,14 @@ mod percentiles {
         let mut v: Vec<u64> = (1..=1000).collect();
         v.reverse();
         let r = resumen(&ms(&v)).unwrap();
-        assert_eq!(
-            r,
-            Resumen {
-                p50: Duration::from_millis(500),
-                p99: Duration::from_millis(990),
-                maximo: Duration::from_millis(1000)
-            }
-        );
+        let esperado = Resumen {
+            p50: Duration::from_millis(500),
+            p99: Duration::from_millis(990),
+            maximo: Duration::from_millis(1000),
+        };
+        mismo_percentil(Some(r.p50), Some(esperado.p50), "el p50 de 1..=1000 ms");
+        mismo_percentil(Some(r.p99), Some(esperado.p99), "el p99 de 1..=1000 ms");
+        mismo_percentil(Some(r.maximo), Some(esperado.maximo), "el máximo de 1..=1000 ms");
     }
 }
 

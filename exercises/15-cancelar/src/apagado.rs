@@ -9,11 +9,20 @@
 //!    `plazo`, contado desde la cancelación;
 //! 3. si vence el plazo, aborta las que queden y espera a que su
 //!    cancelación se complete;
-//! 4. devuelve un [`Informe`]: cuántas terminaron y cuántas cortó.
+//! 4. devuelve un [`Informe`]: cuántas terminaron, cuántas cortó y cuántas
+//!    fallaron.
 //!
 //! Si el canal se cierra sin que nadie cancele `parar`, ya no llegarán más
 //! conexiones: espera a que terminen todas las que están en curso, sin
 //! plazo, y devuelve el informe.
+//!
+//! Mientras sirve, recoge las conexiones que van terminando: un servidor que
+//! atiende millones de conexiones no puede guardarlas todas hasta el final.
+//! Si una conexión entra en pánico, el pánico no sale de `sirve` ni tumba el
+//! servidor: se cuenta en `fallidas` (no es una atendida) y el servidor
+//! sigue aceptando. Y cuenta lo que de verdad pasó: una conexión que termina
+//! justo cuando la ibas a cortar (en un *runtime* de varios hilos puede estar
+//! en pleno sondeo en otro hilo cuando llega el `abort`) está atendida.
 
 use std::future::Future;
 use std::time::Duration;
@@ -28,6 +37,8 @@ pub struct Informe {
     pub atendidas: usize,
     /// Conexiones abortadas al vencer el plazo.
     pub cortadas: usize,
+    /// Conexiones cuya tarea entró en pánico.
+    pub fallidas: usize,
 }
 
 /// Atiende conexiones hasta que cancelan `parar` (o se cierra el canal) y

@@ -15,6 +15,12 @@
 //!
 //! `ejecuta` vuelve cuando el nodo raíz ha terminado, es decir, cuando todo
 //! el árbol ha terminado, y en orden: cada hijo antes que su padre.
+//!
+//! Si la tarea de un nodo entra en pánico, el pánico sube: su padre, al
+//! esperar a sus hijos (paso 4), lo vuelve a lanzar con
+//! `std::panic::resume_unwind`, y así hasta la raíz, de modo que `ejecuta`
+//! entra en pánico con la misma carga (el mismo mensaje). Un pánico no se
+//! pierde por el camino ni se convierte en un final normal.
 
 use std::sync::Arc;
 

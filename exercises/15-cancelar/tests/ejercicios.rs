@@ -20,6 +20,60 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+/// Un asignador de memoria que cuenta, por hilo, los bytes reservados y aún
+/// no liberados. Con el *runtime* de un hilo de `#[tokio::test]`, todo lo
+/// que hace la prueba pasa en su hilo: otras pruebas a la vez no cuentan.
+struct CuentaBytes;
+
+thread_local! {
+    static BYTES_VIVOS: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+}
+
+fn suma_bytes(n: isize) {
+    let _ = BYTES_VIVOS.try_with(|b| b.set(b.get() + n));
+}
+
+/// Los bytes reservados y no liberados por este hilo.
+fn bytes_vivos() -> isize {
+    BYTES_VIVOS.with(|b| b.get())
+}
+
+// SAFETY: delega todo en el asignador del sistema; solo lleva la cuenta.
+unsafe impl std::alloc::GlobalAlloc for CuentaBytes {
+    unsafe fn alloc(&self, forma: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: el mismo contrato que el nuestro.
+        let p = unsafe { std::alloc::System.alloc(forma) };
+        if !p.is_null() {
+            suma_bytes(forma.size() as isize);
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, forma: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: el mismo contrato que el nuestro.
+        let p = unsafe { std::alloc::System.alloc_zeroed(forma) };
+        if !p.is_null() {
+            suma_bytes(forma.size() as isize);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, forma: std::alloc::Layout) {
+        // SAFETY: el mismo contrato que el nuestro.
+        unsafe { std::alloc::System.dealloc(p, forma) };
+        suma_bytes(-(forma.size() as isize));
+    }
+    unsafe fn realloc(&self, p: *mut u8, forma: std::alloc::Layout, nuevo: usize) -> *mut u8 {
+        // SAFETY: el mismo contrato que el nuestro.
+        let q = unsafe { std::alloc::System.realloc(p, forma, nuevo) };
+        if !q.is_null() {
+            suma_bytes(nuevo as isize - forma.size() as isize);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static CUENTA_BYTES: CuentaBytes = CuentaBytes;
+
 /// Se suelta cuando se suelta el *future* que la lleva: al terminar la tarea
 /// o al completarse su cancelación.
 struct Guarda(Arc<AtomicUsize>);
@@ -42,12 +96,24 @@ fn tareas_vivas() -> usize {
     tokio::runtime::Handle::current().metrics().num_alive_tasks()
 }
 
+/// Falla con `mensaje` si las dos duraciones no son iguales, y las escribe
+/// como el libro («10 ms», no «10ms»).
+#[track_caller]
+fn misma_duracion(obtenida: Duration, esperada: Duration, mensaje: &str) {
+    assert!(
+        obtenida == esperada,
+        "{mensaje} (esperaba {}, no {})",
+        medidas::duracion(esperada),
+        medidas::duracion(obtenida)
+    );
+}
+
 /// Espera `futuro` como mucho `limite` de reloj: una respuesta equivocada
 /// falla con un mensaje que dice qué se esperaba, no se queda colgada.
 async fn como_mucho<F: Future>(limite: Duration, que: &str, futuro: F) -> F::Output {
     match tokio::time::timeout(limite, futuro).await {
         Ok(valor) => valor,
-        Err(_) => panic!("{que}: seguía esperando al cabo de {limite:?} de reloj"),
+        Err(_) => panic!("{que}: seguía esperando al cabo de {} de reloj", medidas::duracion(limite)),
     }
 }
 
@@ -80,22 +146,27 @@ async fn conduce<F: Future>(que: &str, limite: Duration, futuro: F) -> Conducido
             if tarea.is_woken() {
                 break;
             }
-            assert!(inicio.elapsed() < limite, "{que} seguía sin terminar al cabo de {limite:?} de reloj");
+            assert!(
+                inicio.elapsed() < limite,
+                "{que} seguía sin terminar al cabo de {} de reloj",
+                medidas::duracion(limite)
+            );
             tokio::time::advance(Duration::from_millis(1)).await;
         }
         despertares.push(inicio.elapsed());
         assert!(
             despertares.len() <= MAX_DESPERTARES,
-            "{que} se despertó más de {MAX_DESPERTARES} veces (las primeras, a los {:?}): \
+            "{que} se despertó más de {MAX_DESPERTARES} veces (las primeras, a los {}): \
              sondea en un bucle en vez de esperar dormido con `.await`",
-            &despertares[..5]
+            medidas::duraciones(&despertares[..5])
         );
     }
 }
 
 /// `LectorDeTramas::siguiente` enseña:
-/// 1. Lee tramas con su longitud big-endian de 4 bytes, también la vacía y
-///    una de más de 65 535 bytes (`lee_tramas_de_un_guion`,
+/// 1. Lee tramas con su longitud big-endian de 4 bytes, también la vacía
+///    (en medio y al final del flujo) y una de más de 65 535 bytes
+///    (`lee_tramas_de_un_guion`, `una_trama_vacia_al_final`,
 ///    `una_trama_grande_a_trozos_impares`).
 /// 2. Es seguro ante la cancelación: si sueltan su *future* en cualquier
 ///    `.await`, no se pierde ni un byte (`cancelar_en_cada_espera_no_pierde_nada`,
@@ -106,6 +177,11 @@ async fn conduce<F: Future>(que: &str, limite: Duration, futuro: F) -> Conducido
 ///    cabecera, un error `UnexpectedEof` (`el_final_a_mitad_es_un_error`).
 /// 5. Sin datos, espera dormido y lo despierta la llegada de datos
 ///    (`sin_datos_espera_dormido`).
+/// 6. Una trama de `maximo` bytes vale y una de `maximo + 1` es
+///    `InvalidData`, en cuanto llega su cabecera, sin esperar al contenido
+///    (`el_maximo_vale_y_uno_mas_no`).
+/// 7. Un error del lector llega tal cual y no tira lo pendiente
+///    (`un_error_del_lector_llega_y_no_tira_nada`).
 mod tramas {
     use std::collections::VecDeque;
     use std::io;
@@ -116,6 +192,9 @@ mod tramas {
     use cancelar::tramas::LectorDeTramas;
     use tokio::io::{AsyncRead, ReadBuf};
     use tokio_test::{assert_pending, assert_ready};
+
+    /// Un máximo de sobra para las tramas de las pruebas que no lo miran.
+    const MAXIMO: usize = 1 << 20;
 
     #[derive(Default)]
     struct EstadoGrifo {
@@ -196,7 +275,7 @@ mod tramas {
         let tramas = tramas_de_prueba();
         let flujo = codifica(&tramas);
         let grifo = Grifo::new(por_lectura);
-        let mut lector = LectorDeTramas::new(grifo.clone());
+        let mut lector = LectorDeTramas::new(grifo.clone(), MAXIMO);
         let mut recibidas = Vec::new();
         let mut cancelaciones = 0;
         for pedazo in flujo.chunks(trozo) {
@@ -250,7 +329,7 @@ mod tramas {
         let grifo = Grifo::new(4096);
         grifo.echa(&codifica(&tramas));
         grifo.cierra();
-        let mut lector = LectorDeTramas::new(grifo);
+        let mut lector = LectorDeTramas::new(grifo, MAXIMO);
         for (i, t) in tramas.iter().enumerate() {
             let mut llamada = tokio_test::task::spawn(lector.siguiente());
             let r = assert_ready!(llamada.poll(), "todo el flujo estaba ya disponible: no hay que esperar");
@@ -274,7 +353,7 @@ mod tramas {
         let grande: Vec<u8> = (0..66_051u32).map(|i| (i % 253) as u8).collect();
         let tramas = vec![grande, b"fin".to_vec()];
         let grifo = Grifo::new(7);
-        let mut lector = LectorDeTramas::new(grifo.clone());
+        let mut lector = LectorDeTramas::new(grifo.clone(), MAXIMO);
         let mut recibidas = Vec::new();
         for pedazo in codifica(&tramas).chunks(1001) {
             grifo.echa(pedazo);
@@ -302,7 +381,7 @@ mod tramas {
             let grifo = Grifo::new(2);
             grifo.echa(&flujo);
             grifo.cierra();
-            let mut lector = LectorDeTramas::new(grifo);
+            let mut lector = LectorDeTramas::new(grifo, MAXIMO);
             let mut errores = Vec::new();
             for _ in 0..3 {
                 let mut llamada = tokio_test::task::spawn(lector.siguiente());
@@ -327,7 +406,7 @@ mod tramas {
         // Sin ningún byte: un final limpio.
         let grifo = Grifo::new(2);
         grifo.cierra();
-        let mut lector = LectorDeTramas::new(grifo);
+        let mut lector = LectorDeTramas::new(grifo, MAXIMO);
         let mut llamada = tokio_test::task::spawn(lector.siguiente());
         let r = assert_ready!(llamada.poll());
         assert!(matches!(r, Ok(None)), "un flujo vacío y cerrado es Ok(None), no {r:?}");
@@ -336,7 +415,7 @@ mod tramas {
     #[test]
     fn sin_datos_espera_dormido() {
         let grifo = Grifo::new(64);
-        let mut lector = LectorDeTramas::new(grifo.clone());
+        let mut lector = LectorDeTramas::new(grifo.clone(), MAXIMO);
         let mut llamada = tokio_test::task::spawn(lector.siguiente());
         assert_pending!(llamada.poll(), "sin datos, siguiente() tiene que esperar");
         assert!(!llamada.is_woken(), "sin datos nuevos, nadie debería despertar a siguiente(): espera con `.await`");
@@ -360,11 +439,106 @@ mod tramas {
             .read(&[0, 0, 0, 0, 0, 0])
             .read(&[0, 2, b'o', b'k'])
             .build();
-        let mut lector = LectorDeTramas::new(guion);
+        let mut lector = LectorDeTramas::new(guion, MAXIMO);
         assert_eq!(lector.siguiente().await.unwrap(), Some(b"abc".to_vec()), "la primera trama es «abc»");
         assert_eq!(lector.siguiente().await.unwrap(), Some(Vec::new()), "la segunda trama está vacía");
         assert_eq!(lector.siguiente().await.unwrap(), Some(b"ok".to_vec()), "la tercera trama es «ok»");
         assert_eq!(lector.siguiente().await.unwrap(), None, "después, el flujo se acaba limpio");
+    }
+
+    #[tokio::test]
+    async fn una_trama_vacia_al_final() {
+        // Lo último que llega es una trama vacía: una cabecera sola, de 4 bytes y sin contenido.
+        let guion = tokio_test::io::Builder::new().read(&[0, 0, 0, 2, b'o', b'k']).read(&[0, 0, 0, 0]).build();
+        let mut lector = LectorDeTramas::new(guion, MAXIMO);
+        assert_eq!(lector.siguiente().await.unwrap(), Some(b"ok".to_vec()), "la primera trama es «ok»");
+        match lector.siguiente().await {
+            Ok(Some(t)) if t.is_empty() => {}
+            otro => panic!(
+                "la última trama es vacía (una cabecera 00 00 00 00 y nada más) y siguiente() dio {otro:?}: con 4 \
+                 bytes pendientes ya hay una trama entera"
+            ),
+        }
+        assert_eq!(lector.siguiente().await.unwrap(), None, "tras la trama vacía, el flujo se acaba limpio");
+        // Y byte a byte, soltando el future en cada espera.
+        let grifo = Grifo::new(1);
+        let mut lector = LectorDeTramas::new(grifo.clone(), MAXIMO);
+        let mut recibidas = Vec::new();
+        for byte in codifica(&[b"x".to_vec(), Vec::new()]) {
+            grifo.echa(&[byte]);
+            while let Poll::Ready(r) = tokio_test::task::spawn(lector.siguiente()).poll() {
+                recibidas.push(r.expect("con el flujo abierto no hay errores").expect("ni final"));
+            }
+        }
+        assert_eq!(recibidas, [b"x".to_vec(), Vec::new()], "la trama vacía del final llega en cuanto está su cabecera");
+    }
+
+    #[test]
+    fn el_maximo_vale_y_uno_mas_no() {
+        const MAX: usize = 10;
+        // Justo el máximo y uno por debajo: valen.
+        let grifo = Grifo::new(4096);
+        grifo.echa(&codifica(&[vec![7; MAX - 1], vec![8; MAX]]));
+        grifo.cierra();
+        let mut lector = LectorDeTramas::new(grifo, MAX);
+        for largo in [MAX - 1, MAX] {
+            let r = assert_ready!(tokio_test::task::spawn(lector.siguiente()).poll());
+            match r {
+                Ok(Some(t)) if t.len() == largo => {}
+                otro => panic!("una trama de {largo} bytes con un máximo de {MAX} vale, y siguiente() dio {otro:?}"),
+            }
+        }
+        // Uno por encima, y una cabecera que anuncia 4 GiB: error en cuanto llega la cabecera,
+        // sin esperar a un contenido que no llega (el flujo sigue abierto).
+        for largo in [MAX as u32 + 1, u32::MAX] {
+            let grifo = Grifo::new(4096);
+            grifo.echa(&largo.to_be_bytes());
+            grifo.echa(b"abc");
+            let mut lector = LectorDeTramas::new(grifo, MAX);
+            let mut llamada = tokio_test::task::spawn(lector.siguiente());
+            match llamada.poll() {
+                Poll::Ready(Err(e)) => assert_eq!(
+                    e.kind(),
+                    io::ErrorKind::InvalidData,
+                    "una trama de {largo} bytes pasa del máximo de {MAX}: el error es InvalidData, no {e:?}"
+                ),
+                Poll::Ready(Ok(otro)) => {
+                    panic!("una trama de {largo} bytes pasa del máximo de {MAX} y siguiente() dio Ok({otro:?})")
+                }
+                Poll::Pending => panic!(
+                    "la cabecera anuncia {largo} bytes, más que el máximo de {MAX}, y siguiente() se quedó esperando el \
+                     contenido: recházala en cuanto tengas la cabecera, sin guardar ni esperar lo que anuncia"
+                ),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn un_error_del_lector_llega_y_no_tira_nada() {
+        // Media trama, un error de lectura y el resto de la trama.
+        let guion = tokio_test::io::Builder::new()
+            .read(&[0, 0, 0, 3, b'a'])
+            .read_error(io::Error::new(io::ErrorKind::ConnectionReset, "error de prueba"))
+            .read(b"bc")
+            .build();
+        let mut lector = LectorDeTramas::new(guion, MAXIMO);
+        match lector.siguiente().await {
+            Err(e) => assert_eq!(
+                e.kind(),
+                io::ErrorKind::ConnectionReset,
+                "el lector falló con ConnectionReset y siguiente() lo cambió por {e:?}: devuelve el error tal cual"
+            ),
+            Ok(otro) => panic!(
+                "el lector falló a mitad de una trama y siguiente() dio Ok({otro:?}): un error no es el final del \
+                 flujo; devuélvelo"
+            ),
+        }
+        assert_eq!(
+            lector.siguiente().await.unwrap(),
+            Some(b"abc".to_vec()),
+            "tras el error, el lector siguió dando datos: la «a» que ya estaba pendiente tiene que seguir ahí"
+        );
+        assert_eq!(lector.siguiente().await.unwrap(), None);
     }
 }
 
@@ -385,6 +559,15 @@ mod tramas {
 /// 7. Si el canal se cierra, espera a todas sin plazo
 ///    (`canal_cerrado_espera_a_todas`).
 /// 8. Espera dormida: solo se despierta cuando pasa algo (`espera_dormida`).
+/// 9. Recoge las conexiones terminadas mientras sirve: la memoria no crece
+///    con cada conexión (`no_guarda_las_terminadas_mientras_sirve`, con un
+///    asignador de memoria que cuenta los bytes de cada hilo).
+/// 10. Un pánico de una conexión cuenta como fallida, no sale de `sirve` y
+///     el servidor sigue aceptando (`un_panico_es_una_fallida_y_el_servidor_sigue`).
+/// 11. En un *runtime* de varios hilos, una conexión que está en pleno
+///     sondeo cuando vence el plazo y llega el `abort`, y que termina ese
+///     sondeo, está atendida, no cortada
+///     (`lo_que_acaba_entre_el_plazo_y_el_corte_es_atendido`).
 mod apagado {
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
@@ -394,7 +577,7 @@ mod apagado {
     use tokio::time::{Instant, sleep};
     use tokio_util::sync::CancellationToken;
 
-    use super::{Guarda, como_mucho, conduce, contador, cuenta, tareas_vivas};
+    use super::{Guarda, como_mucho, conduce, contador, cuenta, misma_duracion, tareas_vivas};
 
     const LIMITE: Duration = Duration::from_secs(30);
 
@@ -428,6 +611,8 @@ mod apagado {
                     let _guarda = Guarda(diario.soltadas.clone());
                     diario.empezadas.lock().unwrap().push(id);
                     sleep(dura).await;
+                    // Las conexiones de id 100 o más fallan al final de su trabajo.
+                    assert!(id < 100, "la conexión {id} falla a propósito (la prueba lo espera)");
                     diario.acabadas.lock().unwrap().push(id);
                 })
             }
@@ -464,29 +649,33 @@ mod apagado {
         );
         parar.cancel();
         let informe = como_mucho(LIMITE, "sirve tras cancelar sin nada en curso", servidor).await.unwrap();
-        assert_eq!(informe, Informe { atendidas: 3, cortadas: 0 });
+        assert_eq!(informe, Informe { atendidas: 3, cortadas: 0, fallidas: 0 });
     }
 
     #[tokio::test(start_paused = true)]
     async fn tras_parar_no_acepta_mas() {
-        let diario = Diario::new();
-        let (tx, rx) = mpsc::channel(16);
-        let parar = CancellationToken::new();
-        let servidor = tokio::spawn(sirve(rx, diario.atiende(), parar.clone(), ms(1000)));
-        manda(&tx, &[(1, 30)]).await;
-        // Se cancela y, en el mismo instante, llegan más conexiones.
-        parar.cancel();
-        for id in 2..=6 {
-            tx.send((id, ms(10))).await.unwrap();
+        // Cuarenta veces: un select! sin `biased;` elige al azar qué rama mira primero, y la
+        // mitad de las veces aceptaría una conexión de más. Cuarenta veces seguidas no acierta.
+        for vuelta in 1..=40 {
+            let diario = Diario::new();
+            let (tx, rx) = mpsc::channel(16);
+            let parar = CancellationToken::new();
+            let servidor = tokio::spawn(sirve(rx, diario.atiende(), parar.clone(), ms(1000)));
+            manda(&tx, &[(1, 30)]).await;
+            // Se cancela y, en el mismo instante, llegan más conexiones.
+            parar.cancel();
+            for id in 2..=6 {
+                tx.send((id, ms(10))).await.unwrap();
+            }
+            let informe = como_mucho(LIMITE, "sirve tras cancelar", servidor).await.unwrap();
+            assert_eq!(
+                diario.empezadas(),
+                vec![1],
+                "en la vuelta {vuelta}: después de cancelar `parar` no se acepta ninguna conexión más (usa \
+                 `biased;` en el select! con la rama de la cancelación primero)"
+            );
+            assert_eq!(informe, Informe { atendidas: 1, cortadas: 0, fallidas: 0 });
         }
-        let informe = como_mucho(LIMITE, "sirve tras cancelar", servidor).await.unwrap();
-        assert_eq!(
-            diario.empezadas(),
-            vec![1],
-            "después de cancelar `parar` no se acepta ninguna conexión más (usa `biased;` en el select! con la \
-             rama de la cancelación primero)"
-        );
-        assert_eq!(informe, Informe { atendidas: 1, cortadas: 0 });
     }
 
     #[tokio::test(start_paused = true)]
@@ -505,11 +694,11 @@ mod apagado {
             vec![1, 2, 3],
             "al parar había tres conexiones en curso que acababan dentro del plazo: déjalas terminar, no las cortes"
         );
-        assert_eq!(informe, Informe { atendidas: 3, cortadas: 0 });
-        assert_eq!(
+        assert_eq!(informe, Informe { atendidas: 3, cortadas: 0, fallidas: 0 });
+        misma_duracion(
             inicio.elapsed(),
             ms(30),
-            "la última conexión acabó a los 30 ms: vuelve entonces, sin esperar a que venza el plazo"
+            "la última conexión acabó a los 30 ms: vuelve entonces, sin esperar a que venza el plazo",
         );
     }
 
@@ -539,8 +728,8 @@ mod apagado {
         );
         assert_eq!(tareas_vivas(), 0, "al volver, no puede quedar ninguna tarea de conexión viva");
         assert_eq!(diario.acabadas(), vec![1], "solo la conexión de 10 ms llegó a acabar");
-        assert_eq!(informe, Informe { atendidas: 1, cortadas: 2 }, "una atendida y dos cortadas");
-        assert_eq!(inicio.elapsed(), ms(55), "se canceló a los 5 ms con un plazo de 50 ms: vuelve a los 55 ms");
+        assert_eq!(informe, Informe { atendidas: 1, cortadas: 2, fallidas: 0 }, "una atendida y dos cortadas");
+        misma_duracion(inicio.elapsed(), ms(55), "se canceló a los 5 ms con un plazo de 50 ms: vuelve a los 55 ms");
         cancela.await.unwrap();
         drop(tx);
     }
@@ -563,8 +752,8 @@ mod apagado {
             "cancelado a los 5 ms con plazo de 100 ms, solo caben las conexiones que acaban a los 40 y 80 ms. \
              Calcula el instante final una vez (timeout_at) en vez de un timeout nuevo por cada conexión"
         );
-        assert_eq!(informe, Informe { atendidas: 2, cortadas: 3 });
-        assert_eq!(inicio.elapsed(), ms(105), "el plazo vence a los 105 ms: vuelve entonces");
+        assert_eq!(informe, Informe { atendidas: 2, cortadas: 3, fallidas: 0 });
+        misma_duracion(inicio.elapsed(), ms(105), "el plazo vence a los 105 ms: vuelve entonces");
     }
 
     #[tokio::test(start_paused = true)]
@@ -606,11 +795,120 @@ mod apagado {
         let informe = como_mucho(LIMITE, "sirve con el canal cerrado", servidor).await.unwrap();
         assert_eq!(
             informe,
-            Informe { atendidas: 2, cortadas: 0 },
+            Informe { atendidas: 2, cortadas: 0, fallidas: 0 },
             "con el canal cerrado y sin cancelar `parar`, no hay plazo: espera a que acaben todas"
         );
-        assert_eq!(inicio.elapsed(), ms(200), "la última acaba a los 200 ms: vuelve entonces");
+        misma_duracion(inicio.elapsed(), ms(200), "la última acaba a los 200 ms: vuelve entonces");
         assert!(!parar.is_cancelled());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn no_guarda_las_terminadas_mientras_sirve() {
+        let (tx, rx) = mpsc::channel(16);
+        let parar = CancellationToken::new();
+        // Conexiones que terminan enseguida: lo que quede de ellas es memoria retenida.
+        let servidor = tokio::spawn(sirve(rx, |_: u32| async {}, parar.clone(), ms(10)));
+        let envia = async |desde: u32, cuantas: u32| {
+            for id in desde..desde + cuantas {
+                tx.send(id).await.expect("sirve soltó el receptor antes de tiempo");
+            }
+            for _ in 0..10 {
+                tokio::task::yield_now().await;
+            }
+        };
+        envia(0, 200).await;
+        let antes = super::bytes_vivos();
+        envia(200, 2_000).await;
+        let crecio = super::bytes_vivos() - antes;
+        parar.cancel();
+        let informe = como_mucho(LIMITE, "sirve", servidor).await.unwrap();
+        assert_eq!(informe, Informe { atendidas: 2_200, cortadas: 0, fallidas: 0 });
+        assert!(
+            crecio < 64 * 1024,
+            "tras 2 000 conexiones que terminaron enseguida, la memoria creció {crecio} bytes mientras sirve: \
+             guardas cada conexión terminada hasta el final. Recógelas mientras sirves (una rama \
+             `Some(r) = en_curso.join_next()` en el select!)"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_panico_es_una_fallida_y_el_servidor_sigue() {
+        let diario = Diario::new();
+        let (tx, rx) = mpsc::channel(16);
+        let parar = CancellationToken::new();
+        let servidor = tokio::spawn(sirve(rx, diario.atiende(), parar.clone(), ms(100)));
+        // La 101 falla a los 10 ms, mientras se sirve; la 102 falla a los 60, ya apagando.
+        manda(&tx, &[(101, 10), (102, 60)]).await;
+        sleep(ms(20)).await;
+        // Tras el primer pánico, el servidor sigue aceptando.
+        manda(&tx, &[(2, 10)]).await;
+        sleep(ms(20)).await;
+        parar.cancel();
+        let informe = como_mucho(LIMITE, "sirve con conexiones que fallan", servidor)
+            .await
+            .expect("un pánico de una conexión no debe salir de sirve ni tumbar el servidor");
+        assert_eq!(diario.empezadas(), vec![101, 102, 2], "tras el primer pánico, el servidor sigue aceptando");
+        assert_eq!(
+            informe,
+            Informe { atendidas: 1, cortadas: 0, fallidas: 2 },
+            "dos conexiones entraron en pánico (una mientras se servía y otra apagando) y una terminó: un pánico \
+             no es una conexión atendida (mira JoinError::is_panic)"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn lo_que_acaba_entre_el_plazo_y_el_corte_es_atendido() {
+        use std::sync::mpsc as std_mpsc;
+        // La conexión 1 hace todo su trabajo en un solo sondeo largo, en otro hilo: empieza,
+        // y no termina hasta que la prueba la suelta, mucho después de que venza el plazo y
+        // llegue el abort. Un abort no para una tarea a mitad de un sondeo: cuando ese sondeo
+        // acaba, la tarea ha terminado su trabajo. La 2 duerme una hora: esa sí se corta.
+        let (empezo, ha_empezado) = std_mpsc::channel::<()>();
+        let (soltar, suelta) = std_mpsc::channel::<()>();
+        let (empezo, suelta) = (Arc::new(Mutex::new(empezo)), Arc::new(Mutex::new(suelta)));
+        let acabadas = Arc::new(Mutex::new(Vec::new()));
+        let atiende = {
+            let acabadas = acabadas.clone();
+            move |id: u32| {
+                let (empezo, suelta, acabadas) = (empezo.clone(), suelta.clone(), acabadas.clone());
+                Box::pin(async move {
+                    if id == 1 {
+                        empezo.lock().unwrap().send(()).unwrap();
+                        let _ = suelta.lock().unwrap().recv_timeout(Duration::from_secs(10));
+                    } else {
+                        sleep(Duration::from_secs(3_600)).await;
+                    }
+                    acabadas.lock().unwrap().push(id);
+                }) as std::pin::Pin<Box<dyn Future<Output = ()> + Send>>
+            }
+        };
+        let (tx, rx) = mpsc::channel(16);
+        let parar = CancellationToken::new();
+        let servidor = tokio::spawn(sirve(rx, atiende, parar.clone(), ms(20)));
+        tx.send(1).await.unwrap();
+        tx.send(2).await.unwrap();
+        // Un hilo aparte: espera a que la conexión 1 esté en su sondeo, cancela, y la suelta
+        // 250 ms después (el plazo vence a los 20 ms).
+        let control = std::thread::spawn(move || {
+            ha_empezado.recv_timeout(Duration::from_secs(10)).expect("la conexión 1 no llegó a empezar");
+            parar.cancel();
+            std::thread::sleep(Duration::from_millis(250));
+            soltar.send(()).unwrap();
+        });
+        let informe = tokio::time::timeout(Duration::from_secs(20), servidor)
+            .await
+            .expect("sirve no volvió")
+            .expect("sirve no entra en pánico");
+        control.join().unwrap();
+        drop(tx);
+        assert_eq!(acabadas.lock().unwrap().clone(), vec![1], "la conexión 1 terminó su trabajo");
+        assert_eq!(
+            informe,
+            Informe { atendidas: 1, cortadas: 1, fallidas: 0 },
+            "la conexión 1 estaba en pleno sondeo en otro hilo cuando llegó el abort, y terminó su trabajo: está \
+             atendida. Cuenta lo que dice cada resultado de join_next (Ok es atendida), no las que quedaban al \
+             abortar"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -627,18 +925,23 @@ mod apagado {
             })
         };
         let c = conduce("sirve", LIMITE, sirve(rx, diario.atiende(), parar.clone(), ms(1000))).await;
-        assert_eq!(c.valor, Informe { atendidas: 1, cortadas: 0 });
+        assert_eq!(c.valor, Informe { atendidas: 1, cortadas: 0, fallidas: 0 });
         // Los sucesos: la conexión acaba a los 30 ms y se cancela a los 60 ms.
         for t in &c.despertares {
             let ms = t.as_millis();
             assert!(
                 (ms == 30 || ms == 60) && t.subsec_nanos() % 1_000_000 == 0,
-                "sirve se despertó a los {t:?}, cuando no pasaba nada (solo a los 30 y 60 ms). Todos sus \
-                 despertares: {:?}. Espera con `.await` (select!), no con try_recv y sleep cortos",
-                c.despertares
+                "sirve se despertó a los {}, cuando no pasaba nada (solo a los 30 y 60 ms). Todos sus \
+                 despertares: {}. Espera con `.await` (select!), no con try_recv y sleep cortos",
+                medidas::duracion(*t),
+                medidas::duraciones(&c.despertares)
             );
         }
-        assert!(c.despertares.len() <= 4, "sirve se despertó demasiadas veces: {:?}", c.despertares);
+        assert!(
+            c.despertares.len() <= 4,
+            "sirve se despertó demasiadas veces: {}",
+            medidas::duraciones(&c.despertares)
+        );
         cancela.await.unwrap();
         drop(tx);
     }
@@ -656,6 +959,8 @@ mod apagado {
 ///    (`cancelado_antes_de_empezar`).
 /// 5. Los nodos esperan dormidos a que los cancelen: mientras nadie cancela,
 ///    el *runtime* no tiene nada que hacer (`esperan_dormidos`).
+/// 6. El pánico de un nodo sube por el árbol y sale de `ejecuta` con su
+///    carga (`un_panico_sube_hasta_ejecuta`).
 mod arbol {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex};
@@ -673,12 +978,17 @@ mod arbol {
         empiezan: Mutex<Vec<String>>,
         terminan: Mutex<Vec<String>>,
         tokens: Mutex<HashMap<String, CancellationToken>>,
+        /// El nodo que entra en pánico al empezar, si hay alguno.
+        falla: Option<&'static str>,
     }
 
     impl Registro for Anota {
         fn empieza(&self, nombre: &str, token: CancellationToken) {
             self.empiezan.lock().unwrap().push(nombre.to_string());
             self.tokens.lock().unwrap().insert(nombre.to_string(), token);
+            if self.falla == Some(nombre) {
+                panic!("el nodo {nombre} falla a propósito");
+            }
         }
         fn termina(&self, nombre: &str) {
             self.terminan.lock().unwrap().push(nombre.to_string());
@@ -842,6 +1152,35 @@ mod arbol {
             anota.terminan()
         );
         comprueba_orden(&anota);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_panico_sube_hasta_ejecuta() {
+        // a21 entra en pánico al empezar (antes de lanzar a su hijo a211); los demás siguen.
+        let anota = Arc::new(Anota { falla: Some("a21"), ..Anota::default() });
+        let token = CancellationToken::new();
+        let arbol_en_marcha = tokio::spawn(ejecuta(arbol(), token.clone(), anota.clone()));
+        espera_a_que_empiecen(&anota, 8).await;
+        token.cancel();
+        let resultado = como_mucho(LIMITE, "ejecuta con un nodo que entró en pánico", arbol_en_marcha).await;
+        let error = match resultado {
+            Ok(()) => panic!(
+                "el nodo a21 entró en pánico y ejecuta volvió como si nada: su padre, al esperarlo, tiene que \
+                 volver a lanzar el pánico (JoinError::is_panic, std::panic::resume_unwind), y así hasta ejecuta"
+            ),
+            Err(error) => error,
+        };
+        assert!(error.is_panic(), "ejecuta no entró en pánico: {error:?}");
+        let carga = error.into_panic();
+        let mensaje = carga
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| carga.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        assert_eq!(
+            mensaje, "el nodo a21 falla a propósito",
+            "ejecuta tiene que entrar en pánico con la carga del pánico original (resume_unwind con into_panic)"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -45,6 +45,24 @@ mod sondeos {
         Medida { nombre, sondeos, ocupado }
     }
 
+    /// Un informe como lo escribe el libro: «peticion: 2 sondeos, 7,75 ms».
+    fn texto(informe: &[Medida]) -> String {
+        if informe.is_empty() {
+            return "ninguna medida".to_string();
+        }
+        let partes: Vec<String> = informe
+            .iter()
+            .map(|m| format!("{}: {} sondeos, {}", m.nombre, m.sondeos, medidas::duracion(m.ocupado)))
+            .collect();
+        partes.join("; ")
+    }
+
+    /// Falla con `mensaje` si el informe no es el esperado, y escribe los dos.
+    #[track_caller]
+    fn mismo_informe(obtenido: Vec<Medida>, esperado: &[Medida], mensaje: &str) {
+        assert!(obtenido == esperado, "{mensaje}\n  esperaba: {}\n  obtuve:   {}", texto(esperado), texto(&obtenido));
+    }
+
     #[tokio::test(start_paused = true)]
     async fn un_sondeo_por_cada_poll() {
         let (contador, _g) = con_contador();
@@ -62,10 +80,10 @@ mod sondeos {
             assert_pending!(tarea.poll());
         }
         assert_ready!(tarea.poll());
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("trabajo", 5, Duration::ZERO)],
-            "el future se sondeó 5 veces (4 Pending y 1 Ready) sin que pasara el tiempo"
+            &[medida("trabajo", 5, Duration::ZERO)],
+            "el future se sondeó 5 veces (4 Pending y 1 Ready) sin que pasara el tiempo",
         );
     }
 
@@ -84,10 +102,10 @@ mod sondeos {
         }
         advance(ms(20.0)).await; // tampoco
         drop(tramo);
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("peticion", 2, ms(7.75))],
-            "dentro del tramo pasaron 3,25 + 4,5 ms; los 70 ms de fuera no cuentan"
+            &[medida("peticion", 2, ms(7.75))],
+            "dentro del tramo pasaron 3,25 + 4,5 ms; los 70 ms de fuera no cuentan",
         );
     }
 
@@ -105,10 +123,10 @@ mod sondeos {
             }
             advance(ms(1.5)).await;
         }
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("padre", 1, ms(8.5)), medida("hijo", 1, ms(5.0))],
-            "el padre estuvo dentro 2 + 5 + 1,5 ms (el hijo corre dentro de él); el hijo, 5 ms"
+            &[medida("padre", 1, ms(8.5)), medida("hijo", 1, ms(5.0))],
+            "el padre estuvo dentro 2 + 5 + 1,5 ms (el hijo corre dentro de él); el hijo, 5 ms",
         );
     }
 
@@ -121,10 +139,10 @@ mod sondeos {
             let _dentro = tramo.enter();
             advance(ms(dura)).await;
         }
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("peticion", 2, ms(2.25)), medida("peticion", 1, ms(3.0))],
-            "dos peticiones distintas: la primera entró dos veces (1 + 1,25 ms), la segunda una (3 ms)"
+            &[medida("peticion", 2, ms(2.25)), medida("peticion", 1, ms(3.0))],
+            "dos peticiones distintas: la primera entró dos veces (1 + 1,25 ms), la segunda una (3 ms)",
         );
     }
 
@@ -145,15 +163,15 @@ mod sondeos {
             let _dentro = ultimo.enter();
             advance(ms(0.5)).await;
         }
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [
+            &[
                 medida("abierto", 0, Duration::ZERO),
                 medida("nunca", 0, Duration::ZERO),
                 medida("cerrado", 1, ms(1.0)),
                 medida("ultimo", 1, ms(0.5)),
             ],
-            "una medida por tramo creado, en orden de creación, aunque se haya cerrado o no se haya sondeado"
+            "una medida por tramo creado, en orden de creación, aunque se haya cerrado o no se haya sondeado",
         );
         drop(abierto);
     }
@@ -170,11 +188,11 @@ mod sondeos {
         advance(ms(0.5)).await;
         drop(fuera);
         advance(ms(10.0)).await; // fuera del todo: no cuenta
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("recursivo", 2, ms(3.5))],
+            &[medida("recursivo", 2, ms(3.5))],
             "dos entradas (2 sondeos); estuvo dentro de los 0 a los 3,5 ms, con una o con dos entradas abiertas: \
-             ese rato cuenta una vez. Cuenta las entradas abiertas y para el reloj al cerrar la última"
+             ese rato cuenta una vez. Cuenta las entradas abiertas y para el reloj al cerrar la última",
         );
     }
 
@@ -216,12 +234,12 @@ mod sondeos {
         paso_b(); // a los 9 ms sale B
         a.join().unwrap();
         b.join().unwrap();
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("compartido", 2, ms(9.0))],
+            &[medida("compartido", 2, ms(9.0))],
             "dos hilos entraron a la vez (2 sondeos) y el tramo tuvo alguna entrada abierta de los 0 a los 9 ms. \
              Un solo «dentro desde» por tramo se pisa con la segunda entrada; uno por entrada cuenta dos veces el \
-             rato en que coinciden"
+             rato en que coinciden",
         );
     }
 
@@ -245,11 +263,11 @@ mod sondeos {
             .await
             .expect("la tarea instrumentada no terminó (¿se quedó parada en tu capa?)")
             .expect("la tarea no entra en pánico");
-        assert_eq!(
+        mismo_informe(
             contador.informe(),
-            [medida("tarea", 6, Duration::ZERO)],
+            &[medida("tarea", 6, Duration::ZERO)],
             "3 yield_now y una espera son 5 sondeos, y `Instrumented` entra una vez más en el tramo para \
-             soltar el future: 6 entradas; los 10 ms dormida no son tiempo ocupado"
+             soltar el future: 6 entradas; los 10 ms dormida no son tiempo ocupado",
         );
     }
 }
@@ -273,6 +291,22 @@ mod sondeos {
 mod atascado {
     use super::*;
     use observar::atascado::{Muestra, atascados, muestra};
+
+    /// Las muestras como las escribe el libro, una por línea.
+    fn texto(muestras: &[Muestra]) -> String {
+        let lineas: Vec<String> = muestras
+            .iter()
+            .map(|m| {
+                format!(
+                    "a los {}: ocupado {}; aparcados y despertados {:?}",
+                    medidas::duracion(m.instante),
+                    medidas::duraciones(&m.ocupado),
+                    m.aparca
+                )
+            })
+            .collect();
+        lineas.join("\n")
+    }
 
     /// Una muestra en el instante `t` (ms), con el tiempo ocupado y el contador de cada trabajador.
     fn m(t: f64, ocupado: &[f64], aparca: &[u64]) -> Muestra {
@@ -403,7 +437,7 @@ mod atascado {
         let resultado = atascados(&muestras, Duration::from_millis(40));
         drop(soltar);
         rt.shutdown_timeout(Duration::from_secs(1));
-        assert_eq!(resultado.len(), 1, "hay un trabajador bloqueado y otro dormido; muestras: {muestras:#?}");
+        assert_eq!(resultado.len(), 1, "hay un trabajador bloqueado y otro dormido; muestras:\n{}", texto(&muestras));
     }
 
     #[test]
@@ -457,7 +491,8 @@ mod atascado {
             resultado,
             Vec::<usize>::new(),
             "los dos trabajadores están saturados y sanos (nunca se aparcan, pero su tiempo ocupado sube): \
-             ninguno está atascado. Muestras: {muestras:#?}"
+             ninguno está atascado. Muestras:\n{}",
+            texto(&muestras)
         );
     }
 }
@@ -653,19 +688,21 @@ mod seguir {
             let tramo = visto.tramos.iter().find(|t| t.nombre == nombre);
             let tramo = tramo.unwrap_or_else(|| panic!("no hay ningún tramo «{nombre}»"));
             let cerrado = tramo.cerrado.unwrap_or_else(|| panic!("el tramo «{nombre}» sigue abierto al acabar"));
-            assert_eq!(
-                cerrado - tramo.creado,
-                dura,
-                "lo que vive el tramo «{nombre}» (autenticar tarda 3 ms y la consulta espera 37 ms)"
+            let vive = cerrado - tramo.creado;
+            assert!(
+                vive == dura,
+                "lo que vive el tramo «{nombre}» (autenticar tarda 3 ms y la consulta espera 37 ms): esperaba {}, \
+                 no {}",
+                medidas::duracion(dura),
+                medidas::duracion(vive)
             );
-            assert_eq!(
-                (tramo.primera_entrada, tramo.ultima_salida),
-                (Some(tramo.creado), Some(cerrado)),
-                "el tramo «{nombre}» vive lo que su paso, pero no se entró en él todo el rato (nace a los {:?}, se \
-                 cierra a los {:?}): cada sondeo del paso tiene que ocurrir dentro del tramo. Instrumenta el \
+            assert!(
+                (tramo.primera_entrada, tramo.ultima_salida) == (Some(tramo.creado), Some(cerrado)),
+                "el tramo «{nombre}» vive lo que su paso, pero no se entró en él todo el rato (nace a los {}, se \
+                 cierra a los {}): cada sondeo del paso tiene que ocurrir dentro del tramo. Instrumenta el \
                  future entero (#[instrument] o .instrument), no lo entres solo alrededor del evento",
-                tramo.creado - visto.tramos[0].creado,
-                cerrado - visto.tramos[0].creado
+                medidas::duracion(tramo.creado - visto.tramos[0].creado),
+                medidas::duracion(cerrado - visto.tramos[0].creado)
             );
         }
     }

@@ -10,6 +10,18 @@ use std::future::Future;
 use std::io::Write;
 use std::time::Duration;
 
+/// Falla con `mensaje` si las dos duraciones no son iguales, y las escribe
+/// como el libro («10 ms», no «10ms»).
+#[track_caller]
+fn misma_duracion(obtenida: Duration, esperada: Duration, mensaje: &str) {
+    assert!(
+        obtenida == esperada,
+        "{mensaje} (esperaba {}, no {})",
+        medidas::duracion(esperada),
+        medidas::duracion(obtenida)
+    );
+}
+
 /// Espera `futuro` con un plazo de seguridad (en el reloj de Tokio, que en
 /// estas pruebas está en pausa): si no termina, falla diciendo qué esperaba.
 /// Con el reloj en pausa, un bucle que sondea sin dormir no deja avanzar el
@@ -53,7 +65,7 @@ mod enviable {
     use lenguaje_hoy::enviable::{Fuente, lanza_lecturas};
     use tokio::time::Instant;
 
-    use super::con_plazo;
+    use super::{con_plazo, misma_duracion};
 
     /// Cada lectura tarda tantos milisegundos como dice su clave.
     #[derive(Default)]
@@ -85,10 +97,10 @@ mod enviable {
         let valores =
             con_plazo("la tarea de lanza_lecturas", lanza_lecturas(fuente, vec![30, 10, 20, 7])).await.unwrap();
         assert_eq!(valores.len(), 4);
-        assert_eq!(
+        misma_duracion(
             inicio.elapsed(),
             Duration::from_millis(30),
-            "las cuatro lecturas (30, 10, 20 y 7 ms) deberían ir a la vez y acabar con la más lenta, a los 30 ms"
+            "las cuatro lecturas (30, 10, 20 y 7 ms) deberían ir a la vez y acabar con la más lenta, a los 30 ms",
         );
     }
 
@@ -277,8 +289,9 @@ mod lotes {
 ///    entera ni a la más lenta (`empieza_otra_en_cuanto_acaba_una`).
 /// 4. Los resultados salen en el orden en que acaban
 ///    (`en_el_orden_en_que_acaban`).
-/// 5. Los extremos: `limite` 1 es ir de una en una, y un límite mayor que
-///    las claves las lanza todas (`limite_uno_y_limite_de_sobra`).
+/// 5. Los extremos: `limite` 1 es ir de una en una, un límite mayor que
+///    las claves las lanza todas (`limite_uno_y_limite_de_sobra`) y sin
+///    claves no hay nada que hacer (`sin_claves_nada`).
 mod acotadas {
     use std::cell::{Cell, RefCell};
     use std::time::Duration;
@@ -286,7 +299,7 @@ mod acotadas {
     use lenguaje_hoy::acotadas::descarga_todas;
     use tokio::time::Instant;
 
-    use super::con_plazo;
+    use super::{con_plazo, misma_duracion};
 
     /// Lo que las pruebas anotan de cada descarga.
     struct Registro {
@@ -354,12 +367,20 @@ mod acotadas {
         let (registro, _, tardado) = corre(&[51, 11, 12, 13, 14], 2).await;
         let empiezan = registro.empiezan.borrow().clone();
         let ms = |m| Duration::from_millis(m);
-        assert_eq!(
-            empiezan,
-            [(51, ms(0)), (11, ms(0)), (12, ms(11)), (13, ms(23)), (14, ms(36))],
-            "cada descarga debería empezar en cuanto acaba otra, sin esperar a la más lenta (clave, cuándo empezó)"
+        let esperado = [(51, ms(0)), (11, ms(0)), (12, ms(11)), (13, ms(23)), (14, ms(36))];
+        let texto = |v: &[(u32, Duration)]| {
+            let partes: Vec<String> =
+                v.iter().map(|(clave, cuando)| format!("{clave} a los {}", medidas::duracion(*cuando))).collect();
+            partes.join(", ")
+        };
+        assert!(
+            empiezan == esperado,
+            "cada descarga debería empezar en cuanto acaba otra, sin esperar a la más lenta. Esperaba que \
+             empezaran {}; empezaron {}",
+            texto(&esperado),
+            texto(&empiezan)
         );
-        assert_eq!(tardado, ms(51), "todo cabe en lo que dura la descarga más larga");
+        misma_duracion(tardado, ms(51), "todo cabe en lo que dura la descarga más larga");
     }
 
     #[tokio::test(start_paused = true)]
@@ -370,15 +391,23 @@ mod acotadas {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn sin_claves_nada() {
+        let (registro, resultado, tardado) = corre(&[], 3).await;
+        assert!(resultado.is_empty(), "sin claves no hay nada que descargar: {resultado:?}");
+        assert!(registro.empiezan.borrow().is_empty(), "sin claves, ninguna descarga");
+        misma_duracion(tardado, Duration::ZERO, "sin claves, descarga_todas vuelve enseguida");
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn limite_uno_y_limite_de_sobra() {
         let (registro, resultado, tardado) = corre(&[3, 1, 2], 1).await;
         assert_eq!(registro.maximo.get(), 1);
         assert_eq!(resultado.iter().map(|(c, _)| *c).collect::<Vec<_>>(), [3, 1, 2]);
-        assert_eq!(tardado, Duration::from_millis(6), "con límite 1 van de una en una: 3 + 1 + 2 ms");
+        misma_duracion(tardado, Duration::from_millis(6), "con límite 1 van de una en una: 3 + 1 + 2 ms");
 
         let (registro, resultado, tardado) = corre(&[3, 1, 2], 10).await;
         assert_eq!(registro.maximo.get(), 3, "con límite 10 y 3 claves, las 3 a la vez");
         assert_eq!(resultado.iter().map(|(c, _)| *c).collect::<Vec<_>>(), [1, 2, 3]);
-        assert_eq!(tardado, Duration::from_millis(3));
+        misma_duracion(tardado, Duration::from_millis(3), "con límite 10 van las tres a la vez: 3 ms");
     }
 }

@@ -6,15 +6,38 @@
 //! `direccion` es 0, el primero elige uno libre y los demás usan ese. Pedir
 //! cero escuchas es un error de tipo `InvalidInput`.
 //!
+//! Con una dirección IPv6 (`[::1]:0`), las escuchas son IPv6: el dominio del
+//! *socket* sale de la dirección, no se da por hecho.
+//!
 //! `acepta_pendientes(escuchas)` acepta, sin esperar, todas las conexiones
 //! que cada escucha tiene ya en cola y dice cuántas aceptó cada una (en el
-//! mismo orden). Las conexiones aceptadas se cierran enseguida. Un error que
-//! no sea «no hay más» (`WouldBlock`) se devuelve.
+//! mismo orden). Las conexiones aceptadas se cierran enseguida. Los errores
+//! de `accept`: `WouldBlock` es «no hay más» (pasa a la escucha siguiente);
+//! `Interrupted` (una señal cortó la llamada) se reintenta; cualquier otro
+//! (sin descriptores libres, por ejemplo) se devuelve enseguida, sin tocar
+//! las escuchas que faltan.
+//!
+//! `acepta_pendientes` trabaja con cualquier [`Escucha`], no solo con
+//! `TcpListener`: así las pruebas pueden darle una de imitación que falla
+//! cuando ellas quieren, con errores que un *socket* de verdad no da a
+//! demanda.
 
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 
 // Te hará falta: use socket2::{Domain, Protocol, Socket, Type};
+
+/// Lo que `acepta_pendientes` necesita de una escucha.
+pub trait Escucha {
+    /// Acepta una conexión de la cola, sin esperar, y la cierra.
+    fn acepta(&self) -> io::Result<()>;
+}
+
+impl Escucha for TcpListener {
+    fn acepta(&self) -> io::Result<()> {
+        self.accept().map(drop)
+    }
+}
 
 /// `n` escuchas no bloqueantes en el mismo puerto, con `SO_REUSEPORT`.
 pub fn escuchas(n: usize, direccion: SocketAddr) -> io::Result<Vec<TcpListener>> {
@@ -23,7 +46,7 @@ pub fn escuchas(n: usize, direccion: SocketAddr) -> io::Result<Vec<TcpListener>>
 }
 
 /// Cuántas conexiones en cola aceptó cada escucha, sin esperar.
-pub fn acepta_pendientes(escuchas: &[TcpListener]) -> io::Result<Vec<usize>> {
+pub fn acepta_pendientes<E: Escucha>(escuchas: &[E]) -> io::Result<Vec<usize>> {
     let _ = escuchas;
     todo!("acepta en bucle hasta WouldBlock, escucha por escucha")
 }

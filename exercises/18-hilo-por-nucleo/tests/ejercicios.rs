@@ -8,7 +8,7 @@
 /// La fuente de estas pruebas es de imitación: cada lectura se queda en
 /// vuelo hasta que la prueba decide qué trae (`completa`, `completa_fin`,
 /// `completa_error`), igual que una lectura de `io_uring` se queda en el
-/// núcleo hasta que llegan datos. La prueba conduce `linea()` a mano con una
+/// kernel hasta que llegan datos. La prueba conduce `linea()` a mano con una
 /// tarea de imitación (`tokio_test::task::spawn`) que cuenta los
 /// despertares, así que nada espera de verdad y nada se puede colgar.
 ///
@@ -25,7 +25,11 @@
 /// - un error de la fuente llega con su tipo, y el búfer vuelve con él;
 /// - datos que acaban a media línea: `UnexpectedEof`; después del final, no
 ///   se envían más lecturas;
-/// - una línea que no cabe en el búfer: `InvalidData`, no un final falso;
+/// - una línea que no cabe en el búfer: `InvalidData`, no un final falso; y
+///   una que lo llena justo, con su `\n` en el último byte, sí cabe;
+/// - las líneas ya devueltas dejan su sitio: muchas líneas que llegan a
+///   caballo entre lecturas caben en un búfer pequeño;
+/// - un error a media línea no tira lo que ya había llegado;
 /// - mientras la lectura está en vuelo, `linea()` duerme: sin despertares y
 ///   sin lecturas nuevas hasta que la lectura termina.
 mod lectura {
@@ -42,7 +46,7 @@ mod lectura {
     use tokio_test::task;
     use tokio_test::{assert_pending, assert_ready};
 
-    /// Una lectura que el «núcleo» de imitación tiene en vuelo.
+    /// Una lectura que el «kernel» de imitación tiene en vuelo.
     #[derive(Default)]
     struct Operacion {
         bufer: Option<Vec<u8>>,
@@ -57,7 +61,7 @@ mod lectura {
         envios: Vec<(usize, usize)>,
         /// Lecturas en vuelo, de la más antigua a la más nueva.
         en_vuelo: VecDeque<Rc<RefCell<Operacion>>>,
-        /// Bytes que el núcleo escribió en búferes de lecturas ya soltadas.
+        /// Bytes que el kernel escribió en búferes de lecturas ya soltadas.
         perdidos: usize,
     }
 
@@ -94,7 +98,7 @@ mod lectura {
             let sin_sitio = bufer.len() == bufer.capacity();
             let op = Rc::new(RefCell::new(Operacion { bufer: Some(bufer), ..Default::default() }));
             if sin_sitio {
-                // Como el núcleo: una lectura de 0 bytes termina enseguida con 0.
+                // Como el kernel: una lectura de 0 bytes termina enseguida con 0.
                 op.borrow_mut().resultado = Some(Ok(0));
             } else {
                 e.en_vuelo.push_back(op.clone());
@@ -116,7 +120,7 @@ mod lectura {
             let mut bufer = op.bufer.take().expect("la lectura en vuelo tiene el búfer");
             let r = f(&mut bufer);
             if op.soltada {
-                // El núcleo escribe igual, pero ya nadie recogerá estos bytes.
+                // El kernel escribe igual, pero ya nadie recogerá estos bytes.
                 self.0.borrow_mut().perdidos += *r.as_ref().unwrap_or(&0);
             }
             op.bufer = Some(bufer);
@@ -336,6 +340,81 @@ mod lectura {
     }
 
     #[test]
+    fn una_linea_que_llena_el_bufer_justo() {
+        // Capacidad 8: 7 bytes y su \n llenan el búfer, y aun así es una línea entera.
+        let (mut lector, fuente) = nuevo(8);
+        for (datos, linea) in [(&b"1234567\n"[..], "1234567"), (b"123456\n", "123456"), (b"abcdefg\n", "abcdefg")] {
+            let mut t = task::spawn(lector.linea());
+            assert_pending!(t.poll());
+            fuente.completa(datos);
+            match t.poll() {
+                Poll::Ready(r) => assert_eq!(
+                    texto(r),
+                    Some(linea.into()),
+                    "«{linea}\\n» ocupa {} de los 8 bytes del búfer: cabe",
+                    datos.len()
+                ),
+                Poll::Pending => panic!("«{linea}\\n» ya está entera en el búfer y linea() sigue esperando"),
+            }
+        }
+    }
+
+    #[test]
+    fn muchas_lineas_a_caballo_entre_lecturas() {
+        // 40 líneas de 5 bytes («l000\n»...) en un búfer de 16, en trozos de 7: casi siempre
+        // queda media línea en el búfer. Las líneas ya devueltas tienen que dejar su sitio.
+        let (mut lector, fuente) = nuevo(16);
+        let datos: Vec<u8> = (0..40).flat_map(|i| format!("l{i:03}\n").into_bytes()).collect();
+        let mut trozos = datos.chunks(7);
+        let mut lineas = Vec::new();
+        while lineas.len() < 40 {
+            let mut t = task::spawn(lector.linea());
+            loop {
+                match t.poll() {
+                    Poll::Ready(r) => {
+                        let linea =
+                            texto(r).unwrap_or_else(|| panic!("tras {} líneas, linea() dio Ok(None)", lineas.len()));
+                        lineas.push(linea);
+                        break;
+                    }
+                    Poll::Pending => match trozos.next() {
+                        Some(trozo) => fuente.completa(trozo),
+                        None => panic!("se acabaron los datos y solo salieron {} de 40 líneas", lineas.len()),
+                    },
+                }
+            }
+        }
+        let esperadas: Vec<String> = (0..40).map(|i| format!("l{i:03}")).collect();
+        assert_eq!(
+            lineas, esperadas,
+            "con un búfer de 16 bytes, 40 líneas de 5: lo ya devuelto tiene que dejar sitio (drain), o el búfer se \
+             llena de líneas viejas"
+        );
+    }
+
+    #[test]
+    fn un_error_a_media_linea_no_tira_lo_leido() {
+        let (mut lector, fuente) = nuevo(64);
+        {
+            let mut t = task::spawn(lector.linea());
+            assert_pending!(t.poll());
+            fuente.completa(b"me");
+            assert_pending!(t.poll());
+            fuente.completa_error(io::ErrorKind::TimedOut);
+            let e = assert_ready!(t.poll()).expect_err("la lectura falló: linea() debe devolver el error");
+            assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        }
+        let mut t = task::spawn(lector.linea());
+        assert_pending!(t.poll());
+        fuente.completa(b"dio\n");
+        assert_eq!(
+            texto(assert_ready!(t.poll())),
+            Some("medio".into()),
+            "«me» llegó antes del error: el error no tira lo que ya estaba en el búfer"
+        );
+    }
+
+    #[test]
     fn espera_dormida() {
         let (mut lector, fuente) = nuevo(64);
         let mut t = task::spawn(lector.linea());
@@ -360,10 +439,15 @@ mod lectura {
 ///   `getsockopt` y `fcntl`, sin aceptar nada: una escucha bloqueante
 ///   colgaría la prueba);
 /// - cero escuchas es `InvalidInput`;
-/// - el núcleo reparte: con 64 conexiones y dos escuchas, cada una acepta
+/// - el kernel reparte: con 64 conexiones y dos escuchas, cada una acepta
 ///   alguna y entre las dos, todas, cada una una sola vez;
 /// - `acepta_pendientes` vacía la cola de cada escucha en una sola llamada,
-///   sin esperar a que lleguen más.
+///   sin esperar a que lleguen más;
+/// - con una dirección IPv6, las escuchas son IPv6 (y reparten igual);
+/// - con una escucha de imitación (la costura `Escucha`), los errores que un
+///   *socket* no da a demanda: `Interrupted` se reintenta, y cualquier otro
+///   error que no sea `WouldBlock` se devuelve sin tocar las escuchas que
+///   faltan.
 mod reparto {
     use std::io;
     use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -371,7 +455,10 @@ mod reparto {
     use std::sync::mpsc;
     use std::time::{Duration, Instant};
 
-    use por_nucleo::reparto::{acepta_pendientes, escuchas};
+    use std::cell::{Cell, RefCell};
+    use std::collections::VecDeque;
+
+    use por_nucleo::reparto::{Escucha, acepta_pendientes, escuchas};
 
     fn local() -> SocketAddr {
         "127.0.0.1:0".parse().unwrap()
@@ -397,6 +484,30 @@ mod reparto {
             )
         };
         r == 0 && v != 0
+    }
+
+    /// Una escucha de imitación: cada `acepta` da lo siguiente de su guion
+    /// (y, acabado el guion, `WouldBlock`), y cuenta cuántas veces la llamaron.
+    struct DeImitacion {
+        guion: RefCell<VecDeque<io::Result<()>>>,
+        llamadas: Cell<usize>,
+    }
+
+    impl DeImitacion {
+        fn new(guion: Vec<io::Result<()>>) -> Self {
+            DeImitacion { guion: RefCell::new(guion.into()), llamadas: Cell::new(0) }
+        }
+    }
+
+    impl Escucha for DeImitacion {
+        fn acepta(&self) -> io::Result<()> {
+            self.llamadas.set(self.llamadas.get() + 1);
+            self.guion.borrow_mut().pop_front().unwrap_or_else(|| Err(io::ErrorKind::WouldBlock.into()))
+        }
+    }
+
+    fn error(tipo: io::ErrorKind) -> io::Result<()> {
+        Err(tipo.into())
     }
 
     #[test]
@@ -429,13 +540,71 @@ mod reparto {
     }
 
     #[test]
+    fn tambien_en_ipv6() {
+        let v6: SocketAddr = "[::1]:0".parse().unwrap();
+        if TcpListener::bind(v6).is_err() {
+            eprintln!("esta máquina no tiene IPv6 en la interfaz de bucle local (::1): la prueba no se hace");
+            return;
+        }
+        let v = escuchas(2, v6).expect("escuchas(2, [::1]:0) falló: el dominio del socket sale de la dirección");
+        let destino = v[0].local_addr().unwrap();
+        assert!(destino.is_ipv6() && destino.port() != 0, "la escucha no está en ::1: {destino}");
+        assert_eq!(v[1].local_addr().unwrap(), destino, "las dos escuchas IPv6 comparten dirección y puerto");
+        assert!(v.iter().all(|e| reuseport(e) && no_bloquea(e)), "también en IPv6: SO_REUSEPORT y no bloqueantes");
+        let clientes: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(destino).unwrap()).collect();
+        let mut total = 0;
+        let limite = Instant::now() + Duration::from_secs(2);
+        while total < 8 && Instant::now() < limite {
+            total += acepta_pendientes(&v).expect("acepta_pendientes falló").iter().sum::<usize>();
+        }
+        drop(clientes);
+        assert_eq!(total, 8, "8 conexiones por IPv6, y se aceptaron {total}");
+    }
+
+    #[test]
+    fn una_senal_no_corta_el_reparto() {
+        // La primera escucha: una conexión, una señal que corta accept (EINTR), otra conexión.
+        let a = DeImitacion::new(vec![Ok(()), error(io::ErrorKind::Interrupted), Ok(())]);
+        let b = DeImitacion::new(vec![Ok(())]);
+        let cuentas = acepta_pendientes(&[a, b]).expect(
+            "Interrupted no es un fallo: la llamada se cortó por una señal y se vuelve a intentar, no se devuelve",
+        );
+        assert_eq!(
+            cuentas,
+            vec![2, 1],
+            "tras Interrupted, se reintenta accept en la misma escucha; solo WouldBlock acaba su cola"
+        );
+    }
+
+    #[test]
+    fn otro_error_se_devuelve_y_para() {
+        // Sin descriptores libres (EMFILE) a la segunda conexión: un error de verdad.
+        let a = DeImitacion::new(vec![Ok(()), Err(io::Error::from_raw_os_error(libc::EMFILE)), Ok(())]);
+        let b = DeImitacion::new(vec![Ok(()), Ok(())]);
+        let escuchas = [a, b];
+        match acepta_pendientes(&escuchas) {
+            Ok(cuentas) => panic!(
+                "accept falló con EMFILE (sin descriptores libres) y acepta_pendientes dio Ok({cuentas:?}): un error \
+                 que no es WouldBlock ni Interrupted se devuelve, no se toma por el final de la cola"
+            ),
+            Err(e) => assert_eq!(e.raw_os_error(), Some(libc::EMFILE), "el error tiene que llegar tal cual: {e:?}"),
+        }
+        assert_eq!(escuchas[0].llamadas.get(), 2, "tras el error, no se sigue aceptando de esa escucha");
+        assert_eq!(
+            escuchas[1].llamadas.get(),
+            0,
+            "tras el error, no se toca la escucha siguiente: se devuelve enseguida"
+        );
+    }
+
+    #[test]
     fn cero_escuchas_es_un_error() {
         let e = escuchas(0, local()).expect_err("cero escuchas no pueden atender a nadie: debe ser un error");
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
     }
 
     #[test]
-    fn el_nucleo_reparte_las_conexiones() {
+    fn el_kernel_reparte_las_conexiones() {
         let v = escuchas(2, local()).unwrap();
         assert!(v.iter().all(no_bloquea), "las escuchas deben ser no bloqueantes (si no, esta prueba se colgaría)");
         let destino = v[0].local_addr().unwrap();
@@ -478,7 +647,7 @@ mod reparto {
             64,
             "había 64 conexiones en cola y acepta_pendientes se llevó {total:?}: debe vaciar cada cola hasta WouldBlock"
         );
-        assert!(total.iter().all(|&n| n > 0), "el núcleo reparte entre las dos escuchas; salió {total:?}");
+        assert!(total.iter().all(|&n| n > 0), "el kernel reparte entre las dos escuchas; salió {total:?}");
     }
 }
 
@@ -492,12 +661,20 @@ mod reparto {
 ///   proceso es otro hilo);
 /// - un núcleo imposible es `InvalidInput`, sin pánico, por grande que sea;
 /// - `lanza_fijados` reparte los núcleos permitidos por turnos, en orden, fija
-///   cada hilo antes de llamar a `f`, y no toca al que llama.
+///   cada hilo antes de llamar a `f`, y no toca al que llama;
+/// - las máscaras llegan hasta el núcleo 1023, no hasta el 63: se prueba con
+///   máscaras hechas a mano (esta máquina no tiene tantos núcleos);
+/// - un hilo que no puede fijarse devuelve el error sin llamar a `f`, y una
+///   lista de núcleos vacía es `InvalidInput` (con `lanza_fijados_en`, que
+///   recibe los núcleos: la costura para pedir uno que no existe).
 #[cfg(target_os = "linux")]
 mod fijar {
     use std::io;
 
-    use por_nucleo::fijar::{fija, lanza_fijados, permitidos};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use por_nucleo::fijar::{fija, lanza_fijados, lanza_fijados_en, mascara_de, nucleos_de, permitidos};
 
     fn mascara() -> Vec<usize> {
         // SAFETY: como en la solución: máscara propia, pid 0.
@@ -524,6 +701,62 @@ mod fijar {
             Ok(v) => v,
             Err(p) => std::panic::resume_unwind(p),
         }
+    }
+
+    #[test]
+    fn las_mascaras_pasan_de_64() {
+        let nucleos = [0, 3, 63, 64, 65, 127, 128, 1000, 1023];
+        // SAFETY: máscara propia, índices por debajo de CPU_SETSIZE (1024).
+        let hecha = unsafe {
+            let mut m: libc::cpu_set_t = std::mem::zeroed();
+            for &c in &nucleos {
+                libc::CPU_SET(c, &mut m);
+            }
+            m
+        };
+        assert_eq!(
+            nucleos_de(&hecha),
+            nucleos,
+            "una máscara cpu_set_t tiene sitio para 1024 núcleos: del 64 en adelante también cuentan"
+        );
+        for nucleo in [0, 63, 64, 1023] {
+            let m = mascara_de(nucleo).unwrap_or_else(|e| panic!("mascara_de({nucleo}) falló: {e}"));
+            assert_eq!(nucleos_de(&m), vec![nucleo], "mascara_de({nucleo}) debe marcar ese núcleo y ninguno más");
+        }
+        for nucleo in [1024, 100_000, usize::MAX] {
+            let e = mascara_de(nucleo).expect_err("ese núcleo no cabe en la máscara: debe ser un error");
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "mascara_de({nucleo})");
+        }
+    }
+
+    #[test]
+    fn un_hilo_que_no_puede_fijarse_no_llama_a_f() {
+        let ultimo = *mascara().last().unwrap();
+        let llamadas = Arc::new(AtomicUsize::new(0));
+        let cuenta = llamadas.clone();
+        // El segundo núcleo no existe en ninguna máquina: ese hilo no puede fijarse.
+        let hilos = lanza_fijados_en(&[ultimo, 100_000], 4, move |_, nucleo| {
+            cuenta.fetch_add(1, Ordering::SeqCst);
+            (nucleo, mascara())
+        })
+        .expect("lanza_fijados_en falló");
+        let resultados: Vec<io::Result<(usize, Vec<usize>)>> =
+            hilos.into_iter().map(|h| h.join().expect("un hilo entró en pánico: un error no es un pánico")).collect();
+        for (k, r) in resultados.iter().enumerate() {
+            match (k % 2, r) {
+                (0, Ok((nucleo, m))) => assert_eq!((*nucleo, m.clone()), (ultimo, vec![ultimo])),
+                (1, Err(e)) => assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "el hilo {k}"),
+                (_, otro) => panic!("el hilo {k} (núcleo {}) dio {otro:?}", [ultimo, 100_000][k % 2]),
+            }
+        }
+        assert_eq!(
+            llamadas.load(Ordering::SeqCst),
+            2,
+            "f solo se llama en los hilos que se fijaron: un hilo que no pudo fijarse devuelve el error sin trabajar \
+             en un núcleo cualquiera"
+        );
+        let e = lanza_fijados_en(&[], 1, |_, _| ()).expect_err("sin núcleos no se puede fijar ningún hilo");
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "una lista de núcleos vacía es InvalidInput, no un pánico");
     }
 
     #[test]

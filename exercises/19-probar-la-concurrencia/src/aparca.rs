@@ -11,7 +11,8 @@
 //!    y, con el candado aún tomado, VUELVE A MIRAR con `hay_trabajo()`;
 //! 2. `avisa` solo toma el candado si `dormidos` es mayor que 0, y llama a
 //!    `despertador.notify_one()` con el candado tomado (si avisaras sin él,
-//!    el aviso podría llegar entre la mirada del trabajador y su `wait`);
+//!    el aviso podría llegar entre la mirada del trabajador y su `wait`): un
+//!    aviso despierta a un trabajador, no a todos;
 //! 3. `aparca` duerma de verdad (`despertador.wait`), sin dar vueltas, y
 //!    vuelva solo cuando haya trabajo o se haya apagado (`apagado()`): un
 //!    aviso sin trabajo no basta para volver;

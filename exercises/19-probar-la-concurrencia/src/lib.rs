@@ -11,10 +11,12 @@
 //!
 //! Ojo: `aparca` usa los tipos de `loom` y `roba` los de `shuttle`. Solo
 //! funcionan dentro de `loom::model` o de un planificador de shuttle, que es
-//! donde los ponen las pruebas. `servidor` no es un ejercicio: es el
-//! servidor contra el que prueba `reintenta`.
+//! donde los ponen las pruebas. `servidor` y `azar` no son ejercicios: son
+//! el servidor contra el que prueba `reintenta` y el generador de números al
+//! azar, con semilla, que usa para repartir sus esperas.
 
 pub mod aparca;
+pub mod azar;
 pub mod reintenta;
 pub mod roba;
 pub mod servidor;

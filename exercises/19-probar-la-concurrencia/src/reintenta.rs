@@ -5,20 +5,28 @@
 //! `("servidor", PUERTO)` y espera `hecho ID SALDO`. La red puede tardar
 //! más que el plazo, perder respuestas o partirse un buen rato.
 //!
-//! Escribe dos funciones:
+//! Escribe tres funciones:
 //!
-//! - `espera(politica, fallos)`: lo que se espera después del fallo número
-//!   `fallos` (1, 2, 3...) antes de reintentar: `espera_inicial` la primera
-//!   vez, el doble cada vez, nunca más de `espera_max`. Cualquier número de
-//!   fallos es válido, también `u32::MAX`: nada de desbordar.
-//! - `ingresa(socket, id, cantidad, politica)`: hasta `politica.intentos`
-//!   intentos. En cada uno envía la petición CON EL MISMO `id` (el servidor
-//!   la aplica una sola vez por `id`) y espera la respuesta como mucho
-//!   `politica.plazo`. Una respuesta con otro `id` es de un ingreso anterior
-//!   que llegó tarde: ignórala y sigue esperando dentro del mismo plazo. Si
-//!   vence el plazo y quedan intentos, duerme `espera(politica, fallos)` y
-//!   reintenta. Con la respuesta buena, devuelve el saldo; sin intentos,
-//!   `Err(Agotado)`.
+//! - `tope(politica, fallos)`: la espera más larga tras el fallo número
+//!   `fallos` (1, 2, 3...): `espera_inicial` la primera vez, el doble cada
+//!   vez, nunca más de `espera_max`. Cualquier número de fallos es válido,
+//!   también `u32::MAX`: nada de desbordar.
+//! - `espera(politica, fallos, azar)`: lo que se espera de verdad antes de
+//!   reintentar, una duración al azar entre cero y el tope:
+//!   `azar.hasta(tope(politica, fallos))` (espera exponencial acotada con
+//!   *jitter* completo). Sin azar, los clientes que fallaron a la vez (la red
+//!   se partió para todos) reintentan a la vez, una y otra vez: una tormenta
+//!   sincronizada. Saca un número del generador por espera, ni más ni menos:
+//!   así una semilla da siempre las mismas esperas, y las pruebas las saben.
+//! - `ingresa(socket, id, cantidad, politica, azar)`: hasta
+//!   `politica.intentos` intentos. En cada uno envía la petición CON EL
+//!   MISMO `id` (el servidor la aplica una sola vez por `id`) y espera la
+//!   respuesta como mucho `politica.plazo`. Una respuesta con otro `id` es
+//!   de un ingreso anterior que llegó tarde: ignórala y sigue esperando
+//!   dentro del mismo plazo, que ni se alarga ni se acorta por ella. Si
+//!   vence el plazo y quedan intentos, duerme `espera(politica, fallos,
+//!   azar)` y reintenta. Con la respuesta buena, devuelve el saldo; sin
+//!   intentos, `Err(Agotado)`.
 
 use std::time::Duration;
 
@@ -26,6 +34,7 @@ use std::time::Duration;
 use tokio::time::{Instant, sleep, timeout_at};
 use turmoil::net::UdpSocket;
 
+use crate::azar::Azar;
 use crate::servidor::PUERTO;
 
 /// Cómo reintenta el cliente.
@@ -45,15 +54,27 @@ pub struct Politica {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agotado;
 
-/// La espera tras el fallo número `fallos` (desde 1).
-pub fn espera(politica: &Politica, fallos: u32) -> Duration {
+/// La espera más larga tras el fallo número `fallos` (desde 1).
+pub fn tope(politica: &Politica, fallos: u32) -> Duration {
     let _ = (politica, fallos);
     todo!("espera_inicial, doblando en cada fallo, con tope espera_max y sin desbordar")
 }
 
+/// La espera tras el fallo número `fallos`: al azar, entre cero y el tope.
+pub fn espera(politica: &Politica, fallos: u32, azar: &mut Azar) -> Duration {
+    let _ = (politica, fallos, azar);
+    todo!("un número del generador: azar.hasta(tope(...))")
+}
+
 /// Ingresa `cantidad` con el identificador `id`. Devuelve el saldo que
 /// contestó el servidor.
-pub async fn ingresa(socket: &UdpSocket, id: u64, cantidad: u64, politica: &Politica) -> Result<u64, Agotado> {
-    let _ = (socket, id, cantidad, politica, PUERTO);
+pub async fn ingresa(
+    socket: &UdpSocket,
+    id: u64,
+    cantidad: u64,
+    politica: &Politica,
+    azar: &mut Azar,
+) -> Result<u64, Agotado> {
+    let _ = (socket, id, cantidad, politica, azar, PUERTO);
     todo!("envía, espera la respuesta con tu id como mucho `plazo`, y si no llega duerme `espera` y reintenta")
 }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use leccion_01::{
     ESPERA_DE_LA_BASE, Opciones, TAMANO_DEL_CALCULO, arranca_base_de_datos, conecta, cpu_del_hilo, fnv1a,
 };
+use medidas::{entero, numero};
 
 /// Un tramo de la traza: cuánto duró en el reloj de pared y cuánta CPU gastó
 /// el hilo en él.
@@ -95,7 +96,7 @@ fn demo(n: u32) -> std::io::Result<()> {
 
     let por_peticion_calculo = calculando / n;
     let por_peticion_espera = esperando / n;
-    println!("Peticiones atendidas, una tras otra, en un hilo: {n}");
+    println!("Peticiones atendidas, una tras otra, en un hilo: {}", entero(u64::from(n)));
     println!(
         "Cada una: hash de {} KiB, consulta a 127.0.0.1 que tarda {} ms, otro hash de {} KiB",
         TAMANO_DEL_CALCULO / 1024,
@@ -111,46 +112,46 @@ fn demo(n: u32) -> std::io::Result<()> {
         ("calcula: prepara la respuesta", ultima.responde),
     ] {
         let cpu = match tramo.cpu {
-            Some(c) => format!("{:.1}", us(c)),
+            Some(c) => numero(us(c), 1),
             None => "¿?".to_string(),
         };
-        println!("  {:<28} {:>8.1} {:>8.1} {:>8}", nombre, us(tramo.inicio), us(tramo.fin), cpu);
+        println!("  {:<28} {:>8} {:>8} {:>8}", nombre, numero(us(tramo.inicio), 1), numero(us(tramo.fin), 1), cpu);
     }
     println!();
     println!("Resumen:");
-    println!("  Tiempo total:                 {:>9.1} ms", ms(total));
+    println!("  Tiempo total:                 {:>9} ms", numero(ms(total), 1));
     println!(
-        "  Calculando:                   {:>9.3} ms ({:.2} %)",
-        ms(calculando),
-        100.0 * calculando.as_secs_f64() / total.as_secs_f64()
+        "  Calculando:                   {:>9} ms ({} %)",
+        numero(ms(calculando), 3),
+        numero(100.0 * calculando.as_secs_f64() / total.as_secs_f64(), 2)
     );
     println!(
-        "  Esperando:                    {:>9.3} ms ({:.2} %)",
-        ms(esperando),
-        100.0 * esperando.as_secs_f64() / total.as_secs_f64()
+        "  Esperando:                    {:>9} ms ({} %)",
+        numero(ms(esperando), 3),
+        numero(100.0 * esperando.as_secs_f64() / total.as_secs_f64(), 2)
     );
     println!(
-        "  Por petición:                 {:.1} µs calculando, {:.3} ms esperando: 1 a {:.0}",
-        us(por_peticion_calculo),
-        ms(por_peticion_espera),
-        esperando.as_secs_f64() / calculando.as_secs_f64().max(1e-9)
+        "  Por petición:                 {} µs calculando, {} ms esperando: 1 a {}",
+        numero(us(por_peticion_calculo), 1),
+        numero(ms(por_peticion_espera), 3),
+        numero(esperando.as_secs_f64() / calculando.as_secs_f64().max(1e-9), 0)
     );
     match cpu_total {
         Some(cpu) => {
             println!(
-                "  CPU que gastó el hilo:        {:>9.3} ms de {:.1} ms ({:.3} ms de ella dentro de las esperas)",
-                ms(cpu),
-                ms(total),
-                ms(cpu_en_esperas)
+                "  CPU que gastó el hilo:        {:>9} ms de {} ms ({} ms de ella dentro de las esperas)",
+                numero(ms(cpu), 3),
+                numero(ms(total), 1),
+                numero(ms(cpu_en_esperas), 3)
             );
         }
         None => println!("  CPU que gastó el hilo:        no disponible en este sistema"),
     }
     let por_peticion = total / n;
-    println!("  Un hilo así atiende:          {:.0} peticiones por segundo", 1.0 / por_peticion.as_secs_f64());
+    println!("  Un hilo así atiende:          {} peticiones por segundo", numero(1.0 / por_peticion.as_secs_f64(), 0));
     println!(
-        "  Si no esperase, atendería:    {:.0} peticiones por segundo",
-        1.0 / por_peticion_calculo.as_secs_f64().max(1e-9)
+        "  Si no esperase, atendería:    {} peticiones por segundo",
+        numero(1.0 / por_peticion_calculo.as_secs_f64().max(1e-9), 0)
     );
     println!("Suma de comprobación:           {comprobacion:016x}");
     Ok(())

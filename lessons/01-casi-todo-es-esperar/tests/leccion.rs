@@ -26,7 +26,7 @@ fn modo_rapido_imprime_sus_medidas() {
         .lines()
         .find_map(|l| l.trim().strip_prefix("Esperando:"))
         .and_then(|resto| resto.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
+        .and_then(|n| n.replace(',', ".").parse().ok())
         .expect("la línea «Esperando:» debe traer los milisegundos");
     assert!(esperando >= 100.0, "diez esperas de 10 ms son al menos 100 ms, no {esperando}");
 }

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use leccion_02::{Foto, Limites, OpcionesHilos, TOPE_DE_LA_LECCION, kib, limita_arenas, mib};
+use medidas::{entero, numero};
 
 fn main() {
     let opciones: OpcionesHilos = opciones::de_la_linea_de_ordenes();
@@ -31,11 +32,11 @@ fn main() {
 
 fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
     let pedidos = opciones.hilos as usize;
-    println!("Hilos pedidos: {pedidos}, cada uno bloqueado en read() sobre una tubería vacía");
+    println!("Hilos pedidos: {}, cada uno bloqueado en read() sobre una tubería vacía", entero(pedidos as u64));
     println!("Límites de esta máquina: {}", limites.describe());
-    println!("La lección crea como mucho {} hilos", limites.permitidos(TOPE_DE_LA_LECCION));
+    println!("La lección crea como mucho {} hilos", entero(limites.permitidos(TOPE_DE_LA_LECCION)));
     match (opciones.pila, std::env::var("RUST_MIN_STACK")) {
-        (Some(p), _) => println!("Pila de cada hilo: {p} bytes (--pila, con thread::Builder::stack_size)"),
+        (Some(p), _) => println!("Pila de cada hilo: {} bytes (--pila, con thread::Builder::stack_size)", entero(p)),
         (None, Ok(v)) => println!("Pila de cada hilo: RUST_MIN_STACK={v} bytes"),
         (None, Err(_)) => println!("Pila de cada hilo: la de std por defecto (RUST_MIN_STACK no está definida)"),
     }
@@ -71,7 +72,11 @@ fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
         match creado {
             Ok(hilo) => hilos.push(hilo),
             Err(e) => {
-                println!("No se pudo crear el hilo número {}: {e}. Sigo con los {i} creados.", i + 1);
+                println!(
+                    "No se pudo crear el hilo número {}: {e}. Sigo con los {} creados.",
+                    entero(i as u64 + 1),
+                    entero(i as u64)
+                );
                 break;
             }
         }
@@ -96,31 +101,43 @@ fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
     let recoger = inicio.elapsed();
 
     println!();
-    println!("Hilos creados:               {creados}");
+    println!("Hilos creados:               {}", entero(creados as u64));
     if creados == 0 {
         return Ok(());
     }
     let n = creados as f64;
     println!(
-        "Tiempo en crearlos:          {:.1} ms = {:.1} µs por hilo",
-        crear.as_secs_f64() * 1e3,
-        crear.as_secs_f64() * 1e6 / n
+        "Tiempo en crearlos:          {} ms = {} µs por hilo",
+        numero(crear.as_secs_f64() * 1e3, 1),
+        numero(crear.as_secs_f64() * 1e6 / n, 1)
     );
     match (antes, despues) {
         (Some(a), Some(d)) => {
             let delta = |x: u64, y: u64| y.saturating_sub(x) as f64;
-            println!("Hilos del proceso (/proc):   {} antes, {} con todos bloqueados", a.hilos, d.hilos);
+            println!(
+                "Hilos del proceso (/proc):   {} antes, {} con todos bloqueados",
+                entero(a.hilos),
+                entero(d.hilos)
+            );
             let v = delta(a.virtual_, d.virtual_);
-            println!("Memoria virtual (VmSize):    +{:.1} MiB = {:.1} KiB por hilo", mib(v), kib(v / n));
+            println!(
+                "Memoria virtual (VmSize):    +{} MiB = {} KiB por hilo",
+                numero(mib(v), 1),
+                numero(kib(v / n), 1)
+            );
             let r = delta(a.residente, d.residente);
-            println!("Memoria residente (VmRSS):   +{:.1} MiB = {:.1} KiB por hilo", mib(r), kib(r / n));
+            println!(
+                "Memoria residente (VmRSS):   +{} MiB = {} KiB por hilo",
+                numero(mib(r), 1),
+                numero(kib(r / n), 1)
+            );
             match (a.pila_nucleo, d.pila_nucleo) {
                 (Some(x), Some(y)) => {
                     let k = delta(x, y);
                     println!(
-                        "Pilas del núcleo:            +{:.1} MiB = {:.1} KiB por hilo (KernelStack de /proc/meminfo: todo el sistema)",
-                        mib(k),
-                        kib(k / n)
+                        "Pilas del núcleo:            +{} MiB = {} KiB por hilo (KernelStack de /proc/meminfo: todo el sistema)",
+                        numero(mib(k), 1),
+                        numero(kib(k / n), 1)
                     );
                 }
                 _ => println!("Pilas del núcleo:            no disponible (falta KernelStack en /proc/meminfo)"),
@@ -128,6 +145,6 @@ fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
         }
         _ => println!("Memoria:                     no disponible (este sistema no tiene /proc)"),
     }
-    println!("Tiempo en despertarlos y recogerlos: {:.1} ms", recoger.as_secs_f64() * 1e3);
+    println!("Tiempo en despertarlos y recogerlos: {} ms", numero(recoger.as_secs_f64() * 1e3, 1));
     Ok(())
 }

@@ -38,7 +38,7 @@ fn hilos_en_modo_rapido() {
 #[test]
 fn hilos_rechaza_lo_que_pasa_del_tope() {
     let e = error(&hilos(&["--hilos", "20001"]));
-    assert!(e.starts_with("error: pides 20001 hilos"), "{e}");
+    assert!(e.starts_with("error: pides 20 001 hilos"), "{e}");
     let e = error(&hilos(&["--hilos", "0"]));
     assert!(e.starts_with("error: --hilos debe estar entre 1 y"), "{e}");
 }
@@ -67,5 +67,5 @@ fn eco_con_opciones_que_no_valen() {
     let e = error(&eco(&["--puerto", "80"]));
     assert!(e.starts_with("error: opción desconocida «--puerto»"), "{e}");
     let e = error(&eco(&["--clientes", "20001"]));
-    assert!(e.starts_with("error: pides 20001 hilos"), "{e}");
+    assert!(e.starts_with("error: pides 20 001 hilos"), "{e}");
 }

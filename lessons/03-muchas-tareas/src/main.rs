@@ -23,7 +23,7 @@ use tokio::net::TcpStream;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::task::JoinSet;
 
-use medidas::{campo_de_proc, hilos_del_proceso};
+use medidas::{campo_de_proc, entero, hilos_del_proceso, numero};
 
 use leccion_03::servidores::{Contadores, con_hilos, con_tokio};
 use leccion_03::{Opciones, Tipo, conexiones_posibles, sube_limite_de_archivos, tope_de_hilos};
@@ -156,24 +156,33 @@ struct Medida {
 }
 
 fn cliente(pedidas: usize, max_hilos: usize) -> ExitCode {
-    println!("Conexiones pedidas: {pedidas}, todas a 127.0.0.1 (loopback).");
+    println!("Conexiones pedidas: {}, todas a 127.0.0.1 (loopback).", entero(pedidas as u64));
     let conexiones = match sube_limite_de_archivos() {
         Some(l) => {
-            let subido = if l.ahora > l.antes { format!(" (subido desde {})", l.antes) } else { String::new() };
-            println!("Límite de archivos abiertos (RLIMIT_NOFILE): blando {}{subido}, duro {}.", l.ahora, l.duro);
+            let subido = if l.ahora > l.antes { format!(" (subido desde {})", entero(l.antes)) } else { String::new() };
+            println!(
+                "Límite de archivos abiertos (RLIMIT_NOFILE): blando {}{subido}, duro {}.",
+                entero(l.ahora),
+                entero(l.duro)
+            );
             let caben = conexiones_posibles(pedidas, l.ahora);
             if caben < pedidas {
                 println!(
                     "  Cada conexión gasta un descriptor en el cliente y otro en el servidor. Con {} \
-                     descriptores por proceso caben {caben}: uso {caben} en lugar de {pedidas}. \
+                     descriptores por proceso caben {caben}: uso {caben} en lugar de {}. \
                      Para más, sube el límite duro (ulimit -Hn, o /etc/security/limits.conf).",
-                    l.ahora
+                    entero(l.ahora),
+                    entero(pedidas as u64),
+                    caben = entero(caben as u64),
                 );
             }
             caben
         }
         None => {
-            println!("No sé leer el límite de archivos abiertos en este sistema; uso {pedidas} conexiones.");
+            println!(
+                "No sé leer el límite de archivos abiertos en este sistema; uso {} conexiones.",
+                entero(pedidas as u64)
+            );
             pedidas
         }
     };
@@ -184,8 +193,9 @@ fn cliente(pedidas: usize, max_hilos: usize) -> ExitCode {
     let (hilos, motivo) = tope_de_hilos(conexiones, max_hilos);
     if hilos < conexiones {
         println!(
-            "El servidor de un hilo por conexión se mide con {hilos} conexiones, no {conexiones}; \
-             lo limita {motivo}."
+            "El servidor de un hilo por conexión se mide con {} conexiones, no {}; lo limita {motivo}.",
+            entero(hilos as u64),
+            entero(conexiones as u64)
         );
     }
     if hilos_del_proceso().is_none() {
@@ -306,11 +316,11 @@ async fn pide_estado(
 }
 
 fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    format!("{} MiB", numero(bytes as f64 / (1024.0 * 1024.0), 1))
 }
 
 fn cifra(v: Option<u64>) -> String {
-    v.map_or("no disponible".to_string(), |v| v.to_string())
+    v.map_or("no disponible".to_string(), entero)
 }
 
 fn por_conexion(m: &Medida) -> Option<f64> {
@@ -320,17 +330,17 @@ fn por_conexion(m: &Medida) -> Option<f64> {
 
 fn informe(tipo: Tipo, m: &Medida) {
     println!(
-        "  Conexiones abiertas a la vez, con un mensaje de ida y vuelta en cada una: {} de {} ({:.2} s)",
-        m.sostenidas,
-        m.pedidas,
-        m.tardado.as_secs_f64()
+        "  Conexiones abiertas a la vez, con un mensaje de ida y vuelta en cada una: {} de {} ({} s)",
+        entero(m.sostenidas as u64),
+        entero(m.pedidas as u64),
+        numero(m.tardado.as_secs_f64(), 2)
     );
     if let Some(fallo) = &m.fallo {
         println!("  Se paró antes de tiempo: {fallo}");
     }
-    println!("  El servidor dice que tiene abiertas: {}", m.cargado.abiertas);
+    println!("  El servidor dice que tiene abiertas: {}", entero(m.cargado.abiertas));
     if m.cargado.rechazadas > 0 {
-        println!("  El servidor rechazó: {} (tope de hilos o sin hilos libres)", m.cargado.rechazadas);
+        println!("  El servidor rechazó: {} (tope de hilos o sin hilos libres)", entero(m.cargado.rechazadas));
     }
     let hilos = cifra(m.cargado.hilos);
     match tipo {
@@ -344,9 +354,10 @@ fn informe(tipo: Tipo, m: &Medida) {
     }
     match (m.reposo.rss, m.cargado.rss, por_conexion(m)) {
         (Some(a), Some(b), Some(k)) => println!(
-            "  Memoria residente (VmRSS): {} en reposo, {} con las conexiones: {k:.1} KiB por conexión",
+            "  Memoria residente (VmRSS): {} en reposo, {} con las conexiones: {} KiB por conexión",
             mib(a),
-            mib(b)
+            mib(b),
+            numero(k, 1)
         ),
         _ => println!("  Memoria residente (VmRSS): no disponible (este sistema no tiene /proc)"),
     }
@@ -369,10 +380,10 @@ fn resumen(medidas: &[(Tipo, Medida)]) {
         println!(
             "{:<24} {:>11} {:>8} {:>12} {:>14} {:>14}",
             nombre,
-            m.sostenidas,
-            m.cargado.hilos.map_or("?".into(), |h| h.to_string()),
+            entero(m.sostenidas as u64),
+            m.cargado.hilos.map_or("?".into(), entero),
             m.cargado.rss.map_or("?".into(), mib),
-            por_conexion(m).map_or("?".into(), |k| format!("{k:.1} KiB")),
+            por_conexion(m).map_or("?".into(), |k| format!("{} KiB", numero(k, 1))),
             m.cargado.vmsize.map_or("?".into(), mib),
         );
     }

@@ -23,7 +23,7 @@ fn tamanos_imprime_cada_future_y_cada_tarea() {
         "tokio::time::sleep(1 ms)",
         "Box::pin(guarda_bufer())  (el puntero)                    8 B",
         "(100 tareas de cada clase)",
-        "B por tarea en 1.00 reservas",
+        "B por tarea en 1,00 reservas",
     ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
     }

@@ -18,6 +18,7 @@ use leccion_05::{
     Escenario, INTERVALO_LIGERAS, LENTA, Opciones, PERIODO_PESADAS, PESADA, PRIMERA_RAFAGA, Resumen, peor_por_ventana,
     peticion_pesada, resume, trabajo_ligero,
 };
+use medidas::{entero, numero};
 
 fn main() {
     let opciones: Opciones = opciones::de_la_linea_de_ordenes();
@@ -46,10 +47,10 @@ fn main() {
         std::env::consts::ARCH
     );
     println!(
-        "Cada escenario dura {:.1} s. Llega una petición ligera cada {} ms; en (b), (c) y (d), \
+        "Cada escenario dura {} s. Llega una petición ligera cada {} ms; en (b), (c) y (d), \
          cada {} ms llega además una ráfaga de {nucleos} petici{} pesada{s} (una por hilo \
          trabajador) que calcula{} {} ms cada una.",
-        opciones.duracion().as_secs_f64(),
+        numero(opciones.duracion().as_secs_f64(), 1),
         INTERVALO_LIGERAS.as_millis(),
         PERIODO_PESADAS.as_millis(),
         if nucleos == 1 { "ón" } else { "ones" },
@@ -73,14 +74,14 @@ fn main() {
         let resumen = resume(&mut latencias);
         match resumen {
             Some(Resumen { muestras, p50, p99, maxima, lentas }) => println!(
-                "{:<38} {:>8} {:>10} {:>10} {:>10} {:>8.1} % {:>8}",
+                "{:<38} {:>8} {:>10} {:>10} {:>10} {:>8} % {:>8}",
                 escenario.etiqueta(),
-                muestras,
+                entero(muestras as u64),
                 ms(p50),
                 ms(p99),
                 ms(maxima),
-                100.0 * lentas as f64 / muestras as f64,
-                pesadas
+                numero(100.0 * lentas as f64 / muestras as f64, 1),
+                entero(pesadas as u64)
             ),
             None => println!("{:<38} sin muestras", escenario.etiqueta()),
         }
@@ -150,5 +151,5 @@ fn mide(
 }
 
 fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+    format!("{} ms", numero(d.as_secs_f64() * 1000.0, 2))
 }

@@ -13,7 +13,7 @@ fn modo_rapido_imprime_la_tabla() {
     let texto = String::from_utf8(salida.stdout).unwrap();
     for esperado in [
         "Máquina:",
-        "Cada escenario dura 0.8 s",
+        "Cada escenario dura 0,8 s",
         "p50",
         "p99",
         "(a) solo peticiones ligeras",

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use leccion_06::{AsignadorContador, Opciones, pedido_hasta_ahora};
-use medidas::campo_de_proc;
+use medidas::{campo_de_proc, entero, numero};
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;
@@ -48,18 +48,20 @@ async fn demo(n: u32) {
     };
     let bytes = bytes_despues - bytes_antes;
     let reservas = reservas_despues - reservas_antes;
-    println!("Tareas lanzadas:                 {n}");
-    println!("Tiempo en lanzarlas:             {:.1} ms", ms(lanzar));
-    println!("Tiempo total (lanzar y recoger): {:.1} ms", ms(total));
-    println!("Tamaño del future (size_of_val): {} B", std::mem::size_of_val(&ejemplo));
+    println!("Tareas lanzadas:                 {}", entero(u64::from(n)));
+    println!("Tiempo en lanzarlas:             {} ms", numero(ms(lanzar), 1));
+    println!("Tiempo total (lanzar y recoger): {} ms", numero(ms(total), 1));
+    println!("Tamaño del future (size_of_val): {} B", entero(std::mem::size_of_val(&ejemplo) as u64));
     println!(
-        "Memoria pedida al lanzar:        {bytes} B en {reservas} reservas = {} B por tarea",
-        bytes / u64::from(n)
+        "Memoria pedida al lanzar:        {} B en {} reservas = {} B por tarea",
+        entero(bytes),
+        entero(reservas),
+        entero(bytes / u64::from(n))
     );
     match campo_de_proc("VmHWM") {
         Some(pico) => println!(
-            "Pico de memoria residente:       {:.1} MiB (todo el proceso, runtime incluido)",
-            pico as f64 / (1024.0 * 1024.0)
+            "Pico de memoria residente:       {} MiB (todo el proceso, runtime incluido)",
+            numero(pico as f64 / (1024.0 * 1024.0), 1)
         ),
         None => println!("Pico de memoria residente:       no disponible (este sistema no tiene /proc)"),
     }

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use leccion_07::{CuentaSondeos, Guarda, Opciones, desenlace, ms};
+use medidas::numero;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio::task::{AbortHandle, JoinSet};
@@ -159,9 +160,9 @@ const TOPE: Duration = Duration::from_secs(10);
 async fn bucle_sin_await(opciones: &Opciones) {
     let (bucle, espera_abort) = (opciones.bucle(), opciones.espera_abort());
     println!(
-        "5. Un bucle sin .await no se deja abortar (bucle de {:.0} ms; abort a los {:.0} ms)",
-        ms(bucle),
-        ms(espera_abort)
+        "5. Un bucle sin .await no se deja abortar (bucle de {} ms; abort a los {} ms)",
+        numero(ms(bucle), 0),
+        numero(ms(espera_abort), 0)
     );
     // ANCHOR: bucle
     let (avisa, empezo) = std::sync::mpsc::channel::<Instant>();
@@ -209,12 +210,12 @@ async fn bucle_sin_await(opciones: &Opciones) {
     // ANCHOR_END: bucle
     let (inicio, pedido, terminada_al_pedir) = hilo.join().expect("el hilo no falla");
     let fin = fin_del_bucle.lock().unwrap().expect("el bucle terminó");
-    println!("   otro hilo pidió abort a los:       {:.1} ms", ms(pedido - inicio));
+    println!("   otro hilo pidió abort a los:       {} ms", numero(ms(pedido - inicio), 1));
     println!("   is_finished() justo después:       {terminada_al_pedir}");
-    println!("   el bucle siguió y acabó a los:     {:.1} ms", ms(fin - inicio));
-    println!("   el handle devolvió a los:          {:.1} ms: {}", ms(devuelto - inicio), desenlace(resultado));
-    println!("   el abort tardó en surtir efecto:   {:.1} ms", ms(devuelto - pedido));
-    println!("   del fin del bucle a la cancelación: {:.0} µs", (devuelto - fin).as_secs_f64() * 1e6);
+    println!("   el bucle siguió y acabó a los:     {} ms", numero(ms(fin - inicio), 1));
+    println!("   el handle devolvió a los:          {} ms: {}", numero(ms(devuelto - inicio), 1), desenlace(resultado));
+    println!("   el abort tardó en surtir efecto:   {} ms", numero(ms(devuelto - pedido), 1));
+    println!("   del fin del bucle a la cancelación: {} µs", numero((devuelto - fin).as_secs_f64() * 1e6, 0));
     println!(
         "   el código después del .await corrió: {}",
         if paso_del_await.load(Ordering::SeqCst) { "sí" } else { "no" }

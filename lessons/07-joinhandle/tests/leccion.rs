@@ -50,7 +50,7 @@ fn el_bucle_termina_antes_que_la_cancelacion() {
     let numero = |etiqueta: &str| -> f64 {
         let linea = texto.lines().find(|l| l.contains(etiqueta)).unwrap_or_else(|| panic!("falta «{etiqueta}»"));
         let tras = linea.split(':').nth(1).unwrap().trim();
-        tras.split_whitespace().next().unwrap().parse().unwrap()
+        tras.split_whitespace().next().unwrap().replace(',', ".").parse().unwrap()
     };
     let pedido = numero("otro hilo pidió abort a los");
     let bucle = numero("el bucle siguió y acabó a los");

@@ -15,6 +15,7 @@ use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use leccion_08::{Opciones, calcula};
+use medidas::{entero, numero};
 use tokio::runtime::RuntimeMetrics;
 
 /// Lo que una tarea de la ráfaga cuenta de sí misma.
@@ -161,8 +162,12 @@ fn informe(opciones: &Opciones, metricas: &RuntimeMetrics, rafaga: &Rafaga, maxi
     let trabajadores = metricas.num_workers();
     let suma = rafaga.ejecuciones.iter().fold(0u64, |s, e| s.wrapping_add(e.resultado));
     println!("Runtime multihilo con {trabajadores} trabajadores (num_workers)");
-    println!("Ráfaga: {n} tareas de cálculo lanzadas desde un hilo trabajador, {} vueltas cada una", opciones.vueltas);
-    println!("Tiempo de la ráfaga:             {:.1} ms", rafaga.duracion.as_secs_f64() * 1000.0);
+    println!(
+        "Ráfaga: {} tareas de cálculo lanzadas desde un hilo trabajador, {} vueltas cada una",
+        entero(u64::from(n)),
+        entero(u64::from(opciones.vueltas))
+    );
+    println!("Tiempo de la ráfaga:             {} ms", numero(rafaga.duracion.as_secs_f64() * 1000.0, 1));
     println!("Suma de comprobación:            {suma:016x}");
 
     // Lo que se ve sin métricas: en qué hilo corrió cada tarea.
@@ -176,23 +181,24 @@ fn informe(opciones: &Opciones, metricas: &RuntimeMetrics, rafaga: &Rafaga, maxi
         println!(
             "  el hilo que lanzó la ráfaga:   {:>4} tareas; la primera que corrió fue la {primera} \
              (se lanzaron de la 0 a la {})",
-            h.tareas,
+            entero(h.tareas as u64),
             n - 1
         );
     }
     println!(
-        "  los demás hilos:               {en_otros:>4} tareas (solo pudieron llegarles robando o por la cola global)"
+        "  los demás hilos:               {:>4} tareas (solo pudieron llegarles robando o por la cola global)",
+        entero(en_otros as u64)
     );
     let mut otros: Vec<_> = hilos.iter().filter(|(hilo, _)| **hilo != rafaga.lanzador).collect();
     otros.sort_by_key(|(_, h)| h.primera);
     for (_, h) in otros {
         let (_, primera) = h.primera.expect("corrió al menos una");
-        println!("    un hilo:                     {:>4} tareas; la primera fue la {primera}", h.tareas);
+        println!("    un hilo:                     {:>4} tareas; la primera fue la {primera}", entero(h.tareas as u64));
     }
 
     println!();
     println!("Métricas estables (RuntimeMetrics, sin banderas):");
-    println!("  máximo visto en la cola global (global_queue_depth): {}", maximos.global);
+    println!("  máximo visto en la cola global (global_queue_depth): {}", entero(maximos.global as u64));
     estables_por_trabajador(metricas);
 
     println!();
@@ -205,9 +211,9 @@ fn estables_por_trabajador(metricas: &RuntimeMetrics) {
     println!("               (park_count)     (total_busy_duration)");
     for w in 0..metricas.num_workers() {
         println!(
-            "  {w:>10}   {:>14}   {:>10.1} ms",
-            metricas.worker_park_count(w),
-            metricas.worker_total_busy_duration(w).as_secs_f64() * 1000.0
+            "  {w:>10}   {:>14}   {:>10} ms",
+            entero(metricas.worker_park_count(w)),
+            numero(metricas.worker_total_busy_duration(w).as_secs_f64() * 1000.0, 1)
         );
     }
 }
@@ -229,28 +235,28 @@ fn inestables(metricas: &RuntimeMetrics, rafaga: &Rafaga, maximos: &Maximos) {
         let tras_lanzar = rafaga.colas_tras_lanzar.get(w).copied().unwrap_or(0);
         println!(
             "  {w:>5}  {:>7}  {:>7}  {:>5}  {:>10}  {:>16}  {:>9}  {:>5}{}",
-            metricas.worker_poll_count(w),
-            metricas.worker_steal_count(w),
-            metricas.worker_steal_operations(w),
-            metricas.worker_overflow_count(w),
-            tras_lanzar,
-            maximos.locales.get(w).copied().unwrap_or(0).max(tras_lanzar),
-            tareas.map_or(0, |h| h.tareas),
+            entero(metricas.worker_poll_count(w)),
+            entero(metricas.worker_steal_count(w)),
+            entero(metricas.worker_steal_operations(w)),
+            entero(metricas.worker_overflow_count(w)),
+            entero(tras_lanzar as u64),
+            entero(maximos.locales.get(w).copied().unwrap_or(0).max(tras_lanzar) as u64),
+            entero(tareas.map_or(0, |h| h.tareas) as u64),
             if lanzo { "  (lanzó la ráfaga)" } else { "" }
         );
     }
-    println!("  tareas lanzadas en total (spawned_tasks_count):       {}", metricas.spawned_tasks_count());
-    println!("  programadas desde fuera (remote_schedule_count):      {}", metricas.remote_schedule_count());
+    println!("  tareas lanzadas en total (spawned_tasks_count):       {}", entero(metricas.spawned_tasks_count()));
+    println!("  programadas desde fuera (remote_schedule_count):      {}", entero(metricas.remote_schedule_count()));
     println!(
         "  cesiones forzadas por presupuesto (budget_forced_yield_count): {}",
-        metricas.budget_forced_yield_count()
+        entero(metricas.budget_forced_yield_count())
     );
     for w in 0..metricas.num_workers() {
         let media = metricas.worker_mean_poll_time(w);
         println!(
-            "  trabajador {w}: sondeo medio {:.3} ms → intervalo de la cola global: {} vueltas",
-            media.as_secs_f64() * 1000.0,
-            leccion_08::intervalo_de_la_global(media.as_nanos() as f64)
+            "  trabajador {w}: sondeo medio {} ms → intervalo de la cola global: {} vueltas",
+            numero(media.as_secs_f64() * 1000.0, 3),
+            entero(u64::from(leccion_08::intervalo_de_la_global(media.as_nanos() as f64)))
         );
     }
 }

@@ -23,7 +23,11 @@ fn raiz() -> PathBuf {
 fn grabacion(carga: Carga) -> leccion_08::grabacion::Grabacion {
     let ruta = raiz().join(carga.registro());
     let texto = std::fs::read_to_string(&ruta).unwrap_or_else(|e| {
-        panic!("no puedo leer {}: {e}; grábala con `cargo planificador --bin grabador -- --carga {}`", carga.registro(), carga.nombre())
+        panic!(
+            "no puedo leer {}: {e}; grábala con `cargo planificador --bin grabador -- --carga {}`",
+            carga.registro(),
+            carga.nombre()
+        )
     });
     leer(&texto).unwrap_or_else(|e| panic!("{}: {e}", carga.registro()))
 }
@@ -71,7 +75,12 @@ fn cada_carga_ensena_lo_que_promete() {
         let g = grabacion(carga);
         assert_eq!(g.carga, carga, "{}", carga.registro());
         let p = pasos::pasos(&g);
-        assert!(p.iter().any(|p| p.tipo == carga.promete()), "{} no tiene ningún paso «{}»", carga.traza(), carga.promete());
+        assert!(
+            p.iter().any(|p| p.tipo == carga.promete()),
+            "{} no tiene ningún paso «{}»",
+            carga.traza(),
+            carga.promete()
+        );
         assert_eq!(p.last().map(|p| p.tipo), Some("cierre"), "{}: el último paso es el cierre", carga.traza());
     }
 }

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
+use medidas::entero;
+
 use crate::planificador::{Ejecutor, ceder};
 
 // ANCHOR: tokio
@@ -111,14 +113,22 @@ impl Carga {
 
     pub fn descripcion(self, t: &Tamanos) -> String {
         match self {
-            Carga::LanzaMuchas => format!("una tarea lanza {} tareas vacías", t.lanzadas),
+            Carga::LanzaMuchas => format!("una tarea lanza {} tareas vacías", entero(t.lanzadas as u64)),
             Carga::Abanico => format!(
                 "árbol binario: cada tarea lanza dos hasta la profundidad {} ({} tareas)",
                 t.profundidad,
-                (1usize << (t.profundidad + 1)) - 1
+                entero(((1usize << (t.profundidad + 1)) - 1) as u64)
             ),
-            Carga::CedeMuchas => format!("{} tareas que ceden el control {} veces cada una", t.cedentes, t.cesiones),
-            Carga::CalculoCorto => format!("{} tareas de cálculo ({} pasos de xorshift cada una)", t.calculos, t.pasos),
+            Carga::CedeMuchas => format!(
+                "{} tareas que ceden el control {} veces cada una",
+                entero(t.cedentes as u64),
+                entero(t.cesiones as u64)
+            ),
+            Carga::CalculoCorto => format!(
+                "{} tareas de cálculo ({} pasos de xorshift cada una)",
+                entero(t.calculos as u64),
+                entero(u64::from(t.pasos))
+            ),
         }
     }
 }

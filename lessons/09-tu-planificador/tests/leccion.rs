@@ -31,7 +31,7 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
         "carga          hilos ejecutor",
         "árbol binario: cada tarea lanza dos hasta la profundidad 8 (511 tareas)",
         "¿Se distinguen?",
-        "Por dónde le llegó el trabajo",
+        "Lo que contó el ejecutor robo, sumando a todos sus trabajadores",
         "CSV: ",
     ] {
         assert!(texto.contains(esperado), "falta «{esperado}» en:\n{texto}");
@@ -47,7 +47,7 @@ fn el_banco_en_modo_rapido_imprime_su_tabla_y_escribe_el_csv() {
                 // mediana [mín-máx] del reloj y de la CPU, y la CPU de cada trabajador
                 let numeros: Vec<f64> = fila
                     .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '-' || c == '+')
-                    .filter_map(|t| t.parse().ok())
+                    .filter_map(|t| t.replace(',', ".").parse().ok())
                     .collect();
                 assert_eq!(numeros.len(), 1 + 6 + hilos, "{fila}");
                 assert!(numeros[2] <= numeros[1] && numeros[1] <= numeros[3], "la mediana entre mín y máx: {fila}");

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use leccion_10::{Fase, Opciones, Parametros, calcula, calibra};
-use medidas::percentil;
+use medidas::{entero, numero, percentil};
 
 /// Lo que comparten los trabajos y el medidor.
 struct Tuberia {
@@ -140,8 +140,8 @@ fn main() {
         p.pico_desde_ms,
         p.pico_hasta_ms,
         p.por_ms_pico,
-        p.total(),
-        hilos_rayon as u128 * 1000 / p.cpu.as_millis().max(1)
+        entero(p.total()),
+        entero((hilos_rayon as u128 * 1000 / p.cpu.as_millis().max(1)) as u64)
     );
     println!();
     println!(
@@ -195,16 +195,16 @@ fn main() {
         };
         (tokio_antes, rayon_antes, t_antes) = (tokio_ahora, rayon_ahora, ahora);
         println!(
-            "{:>6} {:>9} | {:>12} | {:>9} {:>11} | {:>12} | {:>10} | {:>7.0}% {:>7.0}%",
-            m.ms,
-            m.llegados,
-            m.entrada,
-            m.cola,
-            m.calculando,
-            m.salida,
-            m.terminados,
-            m.tokio_ocupado,
-            m.rayon_ocupado.min(100.0)
+            "{:>6} {:>9} | {:>12} | {:>9} {:>11} | {:>12} | {:>10} | {:>7}% {:>7}%",
+            entero(m.ms),
+            entero(m.llegados),
+            entero(m.entrada as u64),
+            entero(m.cola as u64),
+            entero(m.calculando as u64),
+            entero(m.salida as u64),
+            entero(m.terminados as u64),
+            numero(m.tokio_ocupado, 0),
+            numero(m.rayon_ocupado.min(100.0), 0)
         );
         let fin = m.terminados >= total;
         muestras.push(m);
@@ -222,13 +222,17 @@ fn main() {
         let media = |f: fn(&Muestra) -> f64| pico.iter().map(|m| f(m)).sum::<f64>() / pico.len() as f64;
         println!();
         println!(
-            "Durante el pico, de media: hilos de Tokio ocupados el {:.0} % del tiempo; hilos de Rayon, el {:.0} %.",
-            media(|m| m.tokio_ocupado),
-            media(|m| m.rayon_ocupado.min(100.0))
+            "Durante el pico, de media: hilos de Tokio ocupados el {} % del tiempo; hilos de Rayon, el {} %.",
+            numero(media(|m| m.tokio_ocupado), 0),
+            numero(media(|m| m.rayon_ocupado.min(100.0)), 0)
         );
     }
     if let Some(max) = muestras.iter().max_by_key(|m| m.cola) {
-        println!("Máximo visto en la cola de Rayon: {} trabajos, a los {} ms.", max.cola, max.ms);
+        println!(
+            "Máximo visto en la cola de Rayon: {} trabajos, a los {} ms.",
+            entero(max.cola as u64),
+            entero(max.ms)
+        );
     }
 
     let latencias = std::mem::take(&mut *t.latencias.lock().unwrap());
@@ -237,11 +241,12 @@ fn main() {
     println!("{:<28} {:>9} {:>10} {:>10} {:>10} {:>10}", "", "trabajos", "p50", "p90", "p99", "máxima");
     let fila = |etiqueta: &str, mut v: Vec<u32>| {
         v.sort_unstable();
-        let ms = |q: f64| percentil(&v, q).map_or("-".to_string(), |us| format!("{:.1} ms", f64::from(us) / 1000.0));
+        let ms =
+            |q: f64| percentil(&v, q).map_or("-".to_string(), |us| format!("{} ms", numero(f64::from(us) / 1000.0, 1)));
         println!(
             "{:<28} {:>9} {:>10} {:>10} {:>10} {:>10}",
             etiqueta,
-            v.len(),
+            entero(v.len() as u64),
             ms(50.0),
             ms(90.0),
             ms(99.0),

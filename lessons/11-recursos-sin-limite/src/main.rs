@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc};
 
-use medidas::{campo_de_proc, percentil};
+use medidas::{campo_de_proc, entero, numero, percentil};
 
 use leccion_11::{CABECERA_CSV, Escenario, Fila, MIB, Opciones, Parametros, csv_por_defecto};
 
@@ -316,23 +316,23 @@ fn padre(opciones: &Opciones, p: &Parametros) {
         "Tráfico: {} petición por ms; de {} a {} ms, un pico de {} por ms. Cada petición trae {} KiB \
          y necesita {} ms de una de las {} conexiones a la base de datos: el servicio atiende \
          {} por segundo.",
-        p.por_ms_normal,
-        p.pico_desde.as_millis(),
-        p.pico_hasta.as_millis(),
-        p.por_ms_pico,
-        p.cuerpo / 1024,
+        entero(p.por_ms_normal),
+        entero(p.pico_desde.as_millis() as u64),
+        entero(p.pico_hasta.as_millis() as u64),
+        entero(p.por_ms_pico),
+        entero((p.cuerpo / 1024) as u64),
         p.servicio.as_millis(),
-        p.conexiones,
-        p.capacidad_por_segundo()
+        entero(p.conexiones as u64),
+        entero(p.capacidad_por_segundo())
     );
     println!(
         "(b) da {} permisos; (c) tiene una cola de {} y {} tareas que la vacían. Cada escenario se \
          detiene a los {} ms o cuando una muestra pasa de {} MiB residentes.",
-        p.limite,
-        p.cola,
-        p.trabajadores,
-        p.duracion.as_millis(),
-        p.tope_rss / MIB
+        entero(p.limite as u64),
+        entero(p.cola as u64),
+        entero(p.trabajadores as u64),
+        entero(p.duracion.as_millis() as u64),
+        entero(p.tope_rss / MIB)
     );
 
     let ejecutable = match std::env::current_exe() {
@@ -378,8 +378,14 @@ fn padre(opciones: &Opciones, p: &Parametros) {
         for (k, m) in muestras.iter().enumerate() {
             if m.ms >= siguiente || k + 1 == muestras.len() {
                 println!(
-                    "{:>7} {:>9.1} {:>10} {:>10} {:>10} {:>11} {:>9}",
-                    m.ms, m.rss_mib, m.llegadas, m.aceptadas, m.rechazadas, m.atendidas, m.tareas
+                    "{:>7} {:>9} {:>10} {:>10} {:>10} {:>11} {:>9}",
+                    entero(m.ms),
+                    numero(m.rss_mib, 1),
+                    entero(m.llegadas),
+                    entero(m.aceptadas),
+                    entero(m.rechazadas),
+                    entero(m.atendidas),
+                    entero(m.tareas)
                 );
                 siguiente = (m.ms / p.imprimir_cada + 1) * p.imprimir_cada;
             }
@@ -393,9 +399,13 @@ fn padre(opciones: &Opciones, p: &Parametros) {
         }
         match fin.motivo.as_str() {
             "tope" => {
-                println!("  se detuvo: la memoria residente pasó de {} MiB a los {} ms", p.tope_rss / MIB, fin.ms)
+                println!(
+                    "  se detuvo: la memoria residente pasó de {} MiB a los {} ms",
+                    entero(p.tope_rss / MIB),
+                    entero(fin.ms)
+                )
             }
-            _ => println!("  terminó su tiempo ({} ms)", fin.ms),
+            _ => println!("  terminó su tiempo ({} ms)", entero(fin.ms)),
         }
         let inicial = muestras.first().map_or(0.0, |m| m.rss_mib);
         finales.push((escenario, fin, inicial));
@@ -418,17 +428,17 @@ fn padre(opciones: &Opciones, p: &Parametros) {
     );
     for (escenario, f, _) in &finales {
         println!(
-            "{:<28} {:>8} {:>9} {:>10} {:>9} {:>11} {:>9.1} {:>7.1} ms {:>7.1} ms {:>8}",
+            "{:<28} {:>8} {:>9} {:>10} {:>9} {:>11} {:>9} {:>7} ms {:>7} ms {:>8}",
             escenario.etiqueta(),
-            f.llegadas,
-            f.aceptadas,
-            f.rechazadas,
-            f.atendidas,
-            f.llegadas.saturating_sub(f.rechazadas + f.atendidas),
-            f.pico_mib,
-            f.p50_ms,
-            f.p99_ms,
-            f.max_tareas
+            entero(f.llegadas),
+            entero(f.aceptadas),
+            entero(f.rechazadas),
+            entero(f.atendidas),
+            entero(f.llegadas.saturating_sub(f.rechazadas + f.atendidas)),
+            numero(f.pico_mib, 1),
+            numero(f.p50_ms, 1),
+            numero(f.p99_ms, 1),
+            entero(f.max_tareas)
         );
     }
     println!("(«sin atender»: aceptadas que aún esperaban dentro, o llegadas que esperaban fuera sin aceptar;");
@@ -437,13 +447,13 @@ fn padre(opciones: &Opciones, p: &Parametros) {
         && f.max_tareas > 0
     {
         println!(
-            "En (a), (pico - memoria al empezar) / tareas = ({:.1} - {:.1}) MiB / {} = {:.1} KiB por \
+            "En (a), (pico - memoria al empezar) / tareas = ({} - {}) MiB / {} = {} KiB por \
              petición en espera; su cuerpo son {} KiB.",
-            f.pico_mib,
-            inicial,
-            f.max_tareas,
-            (f.pico_mib - inicial) * 1024.0 / f.max_tareas as f64,
-            p.cuerpo / 1024
+            numero(f.pico_mib, 1),
+            numero(*inicial, 1),
+            entero(f.max_tareas),
+            numero((f.pico_mib - inicial) * 1024.0 / f.max_tareas as f64, 1),
+            entero((p.cuerpo / 1024) as u64)
         );
     }
 

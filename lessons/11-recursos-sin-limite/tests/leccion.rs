@@ -36,7 +36,18 @@ fn modo_rapido_mide_los_tres_escenarios_y_escribe_el_csv() {
             .lines()
             .rfind(|l| l.starts_with(etiqueta))
             .unwrap_or_else(|| panic!("falta la fila «{etiqueta}» en:\n{texto}"));
-        fila[etiqueta.len()..].split_whitespace().map(String::from).collect()
+        // Columnas de ancho fijo tras la etiqueta (28 letras): los números
+        // grandes llevan un espacio de miles («12 345»), así que no se parte
+        // la fila por los espacios.
+        let resto: Vec<char> = fila.chars().skip(28).collect();
+        let mut columnas = Vec::new();
+        let mut desde = 0;
+        for ancho in [8, 9, 10, 9, 11] {
+            let hasta = (desde + 1 + ancho).min(resto.len());
+            columnas.push(resto[(desde + 1).min(hasta)..hasta].iter().collect::<String>().trim().to_string());
+            desde = hasta;
+        }
+        columnas
     };
     // Columnas tras la etiqueta: llegadas, aceptadas, rechazadas, atendidas...
     let a = resumen("(a) spawn sin límite");

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use medidas::{entero, numero};
 use nucleo::{Azar, Config, Ctx, Dir, Effect, Isolate, Lleno, Nucleo, Salida, shard_de};
 use opciones::clap::{self, Parser};
 
@@ -157,15 +158,17 @@ fn demo(o: Opciones) {
     let duracion = Duration::from_millis(o.ms);
     println!(
         "Servicio clave-valor sobre nucleo: {} shards, buzones de {}, colas de {}",
-        config.shards, config.capacidad_buzon, config.capacidad_cola
+        config.shards,
+        entero(config.capacidad_buzon as u64),
+        entero(config.capacidad_cola as u64)
     );
     println!(
-        "Capacidad estimada: {:.0} peticiones/s ({:.0} por núcleo); carga ofrecida: {:.0}/s ({}x) durante {} ms{}",
-        capacidad,
-        por_nucleo,
-        ritmo,
+        "Capacidad estimada: {} peticiones/s ({} por núcleo); carga ofrecida: {}/s ({}x) durante {} ms{}",
+        numero(capacidad, 0),
+        numero(por_nucleo, 0),
+        numero(ritmo, 0),
         o.carga,
-        o.ms,
+        entero(o.ms),
         if o.caliente { ", la mitad a la clave 0" } else { "" }
     );
     // ANCHOR: arranca
@@ -236,24 +239,24 @@ fn demo(o: Opciones) {
     let informes = nucleo.para();
 
     let suma = |f: fn(&PorShard) -> u64| por_shard.iter().map(f).sum::<u64>();
-    println!("Peticiones enviadas:        {enviadas}");
-    println!("  respondidas:              {}", suma(|s| s.respondidas));
-    println!("  rechazadas, cola llena:   {}", suma(|s| s.rechazadas_cola));
-    println!("  rechazadas, buzón lleno:  {}", suma(|s| s.rechazadas_buzon));
+    println!("Peticiones enviadas:        {}", entero(enviadas));
+    println!("  respondidas:              {}", entero(suma(|s| s.respondidas)));
+    println!("  rechazadas, cola llena:   {}", entero(suma(|s| s.rechazadas_cola)));
+    println!("  rechazadas, buzón lleno:  {}", entero(suma(|s| s.rechazadas_buzon)));
     println!(
-        "Hasta la última respuesta:  {:.1} ms ({:.0} respuestas/s)",
-        total.as_secs_f64() * 1000.0,
-        suma(|s| s.respondidas) as f64 / total.as_secs_f64()
+        "Hasta la última respuesta:  {} ms ({} respuestas/s)",
+        numero(total.as_secs_f64() * 1000.0, 1),
+        numero(suma(|s| s.respondidas) as f64 / total.as_secs_f64(), 0)
     );
     println!("Por shard:");
     for (s, informe) in por_shard.iter().zip(&informes) {
         println!(
             "  shard {}: {:>7} enviadas, {:>7} respondidas, {:>7} rechazadas; atendió {} mensajes, {} pánico(s)",
             informe.shard,
-            s.enviadas,
-            s.respondidas,
-            s.rechazadas_cola + s.rechazadas_buzon,
-            informe.atendidos,
+            entero(s.enviadas),
+            entero(s.respondidas),
+            entero(s.rechazadas_cola + s.rechazadas_buzon),
+            entero(informe.atendidos),
             informe.panicos.len()
         );
     }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use leccion_13::{
     Antifraude, Cajero, Cuenta, INGRESO_LENTO, INGRESOS_RAPIDO, Msg, RONDAS, Resultado, SALDO_INICIAL, busca, escenario,
 };
+use medidas::{entero, numero};
 use nucleo::{Config, Dir, Isolate, Nucleo, Salida};
 use opciones::clap::{self, Parser};
 
@@ -82,9 +83,11 @@ fn buscar(semillas: u64) {
     let tiempo = inicio.elapsed();
     // ANCHOR_END: busca
     println!(
-        "Semillas probadas: {semillas} en {:.1} ms; fallan {fallos} ({:.1} %)",
-        tiempo.as_secs_f64() * 1000.0,
-        100.0 * fallos as f64 / semillas as f64
+        "Semillas probadas: {} en {} ms; fallan {} ({} %)",
+        entero(semillas),
+        numero(tiempo.as_secs_f64() * 1000.0, 1),
+        entero(fallos),
+        numero(100.0 * fallos as f64 / semillas as f64, 1)
     );
     let Some(r) = primera else {
         println!("Ninguna semilla rompe la invariante.");
@@ -100,7 +103,7 @@ fn buscar(semillas: u64) {
     println!(
         "Ejecutada otra vez con la misma semilla: traza {} ({} bytes)",
         if identica { "idéntica, byte a byte" } else { "DISTINTA" },
-        r.traza.len()
+        entero(r.traza.len() as u64)
     );
     println!("Repítela cuando quieras con: cargo run -p leccion-13 --release -- --semilla {}", r.semilla);
 }
@@ -122,9 +125,11 @@ fn con_hilos(veces: u64) {
         }
     }
     println!(
-        "Con hilos: {veces} ejecuciones en {:.1} ms; fallan {fallos} ({:.1} %). Ninguna se puede repetir a voluntad.",
-        inicio.elapsed().as_secs_f64() * 1000.0,
-        100.0 * fallos as f64 / veces as f64
+        "Con hilos: {} ejecuciones en {} ms; fallan {} ({} %). Ninguna se puede repetir a voluntad.",
+        entero(veces),
+        numero(inicio.elapsed().as_secs_f64() * 1000.0, 1),
+        entero(fallos),
+        numero(100.0 * fallos as f64 / veces as f64, 1)
     );
 }
 

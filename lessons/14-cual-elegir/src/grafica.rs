@@ -9,14 +9,16 @@ use plotters::prelude::*;
 
 use crate::{Escenario, Resultado, Variante};
 
-fn color(v: Variante) -> RGBColor {
-    match v {
-        Variante::TokioSinLimite => RGBColor(0xc0, 0x39, 0x2b),
-        Variante::TokioSemaforo => RGBColor(0x29, 0x80, 0xb9),
-        Variante::TokioSemaforoMitad => RGBColor(0x8e, 0x44, 0xad),
-        Variante::Rayon => RGBColor(0xe6, 0x7e, 0x22),
-        Variante::Nucleo => RGBColor(0x27, 0xae, 0x60),
-    }
+/// La serie de cada variante en el estilo común: su color y, dentro de cada
+/// barra, su marcador (el color nunca va solo).
+fn serie(v: Variante) -> graficas::Serie {
+    graficas::serie(match v {
+        Variante::TokioSinLimite => 0,
+        Variante::TokioSemaforo => 1,
+        Variante::TokioSemaforoMitad => 3,
+        Variante::Rayon => 4,
+        Variante::Nucleo => 2,
+    })
 }
 
 fn nombre_del_escenario(e: Escenario) -> &'static str {
@@ -68,21 +70,30 @@ fn panel(
         .light_line_style(RGBColor(0xee, 0xee, 0xee))
         .draw()?;
     let ancho = 0.8 / Variante::TODAS.len() as f64;
+    // El marcador de cada variante va al pie de su barra: el valor se
+    // escribe encima de la barra y, si es muy baja, encima del marcador.
+    let alto_del_marcador = graficas::series::RADIO as i32 + 4;
+    let por_px = {
+        let ((_, cero), (_, arriba)) = (grafica.backend_coord(&(0.0, 0.0)), grafica.backend_coord(&(0.0, maximo)));
+        maximo / f64::from((cero - arriba).max(1))
+    };
+    let sobre_el_marcador = f64::from(2 * alto_del_marcador + 2) * por_px;
     for (g, escenario) in Escenario::TODOS.into_iter().enumerate() {
         for (k, variante) in Variante::TODAS.into_iter().enumerate() {
             let Some([y, min, max]) = resumen(filas, variante, escenario, &valor) else {
                 continue;
             };
             let x0 = g as f64 + 0.1 + k as f64 * ancho;
-            grafica.draw_series(std::iter::once(Rectangle::new(
-                [(x0, 0.0), (x0 + ancho * 0.9, y)],
-                color(variante).filled(),
-            )))?;
+            let s = serie(variante);
+            grafica
+                .draw_series(std::iter::once(Rectangle::new([(x0, 0.0), (x0 + ancho * 0.9, y)], s.color.filled())))?;
             let centro = x0 + ancho * 0.45;
             grafica.draw_series(std::iter::once(PathElement::new(vec![(centro, min), (centro, max)], BLACK)))?;
+            // El marcador de la variante, al pie de la barra: se ve aunque la barra mida cero.
+            grafica.draw_series(s.marca_clara((centro, 0.0)).desplazada(0, -alto_del_marcador))?;
             grafica.draw_series(std::iter::once(Text::new(
                 texto(y),
-                (centro - ancho * 0.25, max + maximo * 0.02),
+                (centro - ancho * 0.25, (max + maximo * 0.02).max(sobre_el_marcador)),
                 estilo.marcas().into_font().transform(FontTransform::Rotate270).color(&BLACK),
             )))?;
         }
@@ -119,11 +130,11 @@ pub fn dibuja(filas: &[Resultado], svg: &Path) -> Result<(), Box<dyn std::error:
         |f| 100.0 * f.rechazadas as f64 / f.ofrecidas.max(1) as f64,
         pct,
     )?;
-    // La leyenda: un color por diseño.
+    // La leyenda: el color y el marcador de cada diseño, como en las barras.
     for (k, v) in Variante::TODAS.into_iter().enumerate() {
         let (x, y) = (20 + (k % 3) as i32 * 260, 8 + (k / 3) as i32 * 30);
-        abajo.draw(&Rectangle::new([(x, y), (x + 18, y + 16)], color(v).filled()))?;
-        abajo.draw(&Text::new(v.etiqueta(), (x + 24, y), estilo.rotulos().into_font()))?;
+        abajo.draw(&serie(v).muestra_de_barra((x - 4, y + 9)))?;
+        abajo.draw(&Text::new(v.etiqueta(), (x + 38, y), estilo.rotulos().into_font()))?;
     }
     raiz.present()?;
     Ok(())

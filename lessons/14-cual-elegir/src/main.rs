@@ -7,7 +7,7 @@
 //! ```text
 //! cargo run -p leccion-14 --release               # 1 s al doble de la capacidad, 5 veces
 //! cargo run -p leccion-14 --release -- --carga 3  # al triple
-//! cargo run -p leccion-14 --release -- --ocupacion 15 --solo uniforme --solo variable  # sin saturar
+//! cargo run -p leccion-14 --release -- --ocupacion 15 --solo uniforme --solo variable  # sin saturar (resultados/sin-saturar.csv)
 //! cargo run -p leccion-14 -- --rapido             # 100 ms y una vez, lo que usan las pruebas
 //! cargo run -p leccion-14 --bin grafica-comparacion           # dibuja el CSV en book/graficas/
 //! ```
@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use leccion_14::variantes::ejecuta;
 use leccion_14::{CABECERA, Config, Escenario, Resultado, Variante, capacidad_por_nucleo, csv_por_defecto};
-use medidas::mediana_y_extremos;
+use medidas::{entero, mediana_y_extremos, numero};
 use opciones::clap::{self, Parser};
 
 /// Opciones de la lección.
@@ -49,7 +49,7 @@ struct Opciones {
     #[arg(long, value_name = "N", default_value = "5", default_value_if("rapido", "true", "1"),
           value_parser = opciones::entre(1u32, 20))]
     repeticiones: u32,
-    /// Dónde escribir el CSV [por defecto, sin --rapido: resultados/comparacion.csv]
+    /// Dónde escribir el CSV [por defecto, sin --rapido: resultados/comparacion.csv, o resultados/sin-saturar.csv con --ocupacion por debajo de 100]
     #[arg(long = "csv", value_name = "RUTA")]
     csv_pedido: Option<PathBuf>,
     /// Uso interno (procesos hijos): peticiones por segundo
@@ -66,7 +66,11 @@ struct Opciones {
 impl Opciones {
     /// Dónde escribir el CSV: el modo rápido no pisa los resultados de verdad.
     fn csv(&self) -> Option<PathBuf> {
-        self.csv_pedido.clone().or_else(|| (!self.rapido).then(csv_por_defecto))
+        let por_defecto = || {
+            let sin_saturar = self.ocupacion.is_some_and(|p| p < 100);
+            if sin_saturar { csv_por_defecto().with_file_name("sin-saturar.csv") } else { csv_por_defecto() }
+        };
+        self.csv_pedido.clone().or_else(|| (!self.rapido).then(por_defecto))
     }
 
     /// La carga ofrecida, en porcentaje de la capacidad estimada.
@@ -122,8 +126,8 @@ fn main() {
 fn tiempo(us: u64) -> String {
     match us {
         0..1_000 => format!("{us} µs"),
-        1_000..1_000_000 => format!("{:.1} ms", us as f64 / 1e3),
-        _ => format!("{:.2} s", us as f64 / 1e6),
+        1_000..1_000_000 => format!("{} ms", numero(us as f64 / 1e3, 1)),
+        _ => format!("{} s", numero(us as f64 / 1e6, 2)),
     }
 }
 
@@ -153,14 +157,20 @@ fn compara(o: &Opciones) {
     };
     println!("El mismo servicio clave-valor con cinco variantes, cada ejecución en su proceso");
     println!(
-        "Capacidad medida: {por_nucleo:.0} peticiones/s por núcleo. Carga: {ritmo:.0}/s ({proporcion} de {} hilos) durante {} ms = {} peticiones",
+        "Capacidad medida: {} peticiones/s por núcleo. Carga: {}/s ({proporcion} de {} hilos) durante {} ms = {} peticiones",
+        numero(por_nucleo, 0),
+        numero(ritmo, 0),
         o.hilos,
-        o.ms,
-        config.peticiones()
+        entero(o.ms),
+        entero(config.peticiones() as u64)
     );
     println!(
         "Límites: Semaphore de {} permisos (Semaphore/2: {}); nucleo con {} shards, colas de {} y buzones de {}",
-        config.limite, config.limite_mitad, o.hilos, config.cola, config.buzon
+        entero(config.limite as u64),
+        entero(config.limite_mitad as u64),
+        o.hilos,
+        entero(config.cola as u64),
+        entero(config.buzon as u64)
     );
     // Las repeticiones, alternando el orden: en la repetición k, cada
     // escenario empieza por una variante distinta. Así una racha de ruido de
@@ -211,19 +221,19 @@ fn compara(o: &Opciones) {
             let ultima = col(&|r| r.hasta_la_ultima_ms as f64 * 1000.0);
             let robos = if de.iter().all(|r| r.robos >= 0) {
                 let (m, _, _) = col(&|r| r.robos as f64);
-                format!("{m:.0}")
+                numero(m, 0)
             } else {
                 "-".to_string()
             };
             let t = |x: f64| tiempo(x as u64);
             println!(
-                "{:<28} {:>9.0}% {:>27} {:>10} {:>25} {:>18} {:>8} {:>9}",
+                "{:<28} {:>9}% {:>27} {:>10} {:>25} {:>18} {:>8} {:>9}",
                 v.etiqueta(),
-                rech.0,
-                format!("{:.0} [{:.0}-{:.0}]", rend.0, rend.1, rend.2),
+                numero(rech.0, 0),
+                format!("{} [{}-{}]", numero(rend.0, 0), numero(rend.1, 0), numero(rend.2, 0)),
                 t(p50.0),
                 format!("{} [{}-{}]", t(p99.0), t(p99.1), t(p99.2)),
-                format!("{:.1} [{:.1}-{:.1}]", pico.0, pico.1, pico.2),
+                format!("{} [{}-{}]", numero(pico.0, 1), numero(pico.1, 1), numero(pico.2, 1)),
                 t(ultima.0),
                 robos
             );
@@ -271,6 +281,13 @@ mod pruebas {
         assert!(a(&["--carga", "0"]).is_err());
         let o = a(&["--ocupacion", "30", "--solo", "variable"]).unwrap();
         assert_eq!((o.porcentaje(), o.escenarios()), (30, vec![Escenario::Variable]));
+        assert_eq!(
+            o.csv(),
+            Some(csv_por_defecto().with_file_name("sin-saturar.csv")),
+            "sin saturar no pisa la comparación"
+        );
+        assert_eq!(a(&["--ocupacion", "300"]).unwrap().csv(), Some(csv_por_defecto()));
+        assert_eq!(a(&["--rapido", "--ocupacion", "30"]).unwrap().csv(), None);
         assert_eq!((a(&["--carga", "3"]).unwrap().porcentaje(), a(&[]).unwrap().escenarios().len()), (300, 3));
         assert!(a(&["--ocupacion", "0"]).is_err());
         assert!(a(&["--ocupacion", "30", "--carga", "2"]).is_err(), "las dos a la vez no tienen sentido");
@@ -283,7 +300,7 @@ mod pruebas {
     #[test]
     fn tiempos_legibles() {
         assert_eq!(tiempo(250), "250 µs");
-        assert_eq!(tiempo(2_500), "2.5 ms");
-        assert_eq!(tiempo(2_500_000), "2.50 s");
+        assert_eq!(tiempo(2_500), "2,5 ms");
+        assert_eq!(tiempo(2_500_000), "2,50 s");
     }
 }

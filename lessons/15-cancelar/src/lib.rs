@@ -277,12 +277,6 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Un número con `decimales` decimales y coma decimal, como se escribe en
-/// español: `coma(0.046, 3)` da `"0,046"`.
-pub fn coma(x: f64, decimales: usize) -> String {
-    format!("{x:.decimales$}").replace('.', ",")
-}
-
 // ANCHOR: senales
 /// Las dos señales con las que se pide apagar un servicio: SIGTERM, la que
 /// mandan systemd, `docker stop` o Kubernetes antes de un SIGKILL, y SIGINT,
@@ -378,7 +372,6 @@ mod pruebas {
         assert_eq!(plazo_de_la_fase_2(GRACIA, MARGEN), Duration::from_millis(100));
         assert_eq!(plazo_de_la_fase_2(Duration::from_secs(30), Duration::from_secs(5)), Duration::from_secs(25));
         assert_eq!(plazo_de_la_fase_2(MARGEN, GRACIA), Duration::ZERO);
-        assert_eq!(coma(0.046, 3), "0,046");
     }
 
     #[test]

@@ -16,9 +16,10 @@
 use std::time::{Duration, Instant};
 
 use leccion_15::{
-    GRACIA, Guarda, MARGEN, Opciones, Senales, coma, contador, cuenta, escritor_lento, lee_con_future_vivo,
+    GRACIA, Guarda, MARGEN, Opciones, Senales, contador, cuenta, escritor_lento, lee_con_future_vivo,
     lee_con_read_exact, lee_en_su_tarea, ms, plazo_de_la_fase_2, produce_con_reserve, produce_con_send,
 };
+use medidas::{entero, numero};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::sleep;
@@ -79,7 +80,11 @@ async fn que_se_suelta() {
     println!("   guarda local:               soltada = {}", cuenta(&guardas) == 1);
     let mut llegaron = Vec::new();
     otro_extremo.read_to_end(&mut llegaron).await.unwrap();
-    println!("   write_all de {} bytes:   llegaron {} al otro extremo", largo, llegaron.len());
+    println!(
+        "   write_all de {} bytes:   llegaron {} al otro extremo",
+        entero(largo as u64),
+        entero(llegaron.len() as u64)
+    );
     // El future ya no existe, pero lo que lanzó sigue esperando su permiso.
     let _ = (permiso_tarea.send(()), permiso_bloqueante.send(()));
     let mut acabaron = Vec::new();
@@ -95,7 +100,7 @@ async fn que_se_suelta() {
 async fn select_en_bucle(opciones: &Opciones) {
     let n = opciones.registros();
     println!("2. select! en bucle, con un latido cada 3 ms (reloj en pausa)");
-    println!("   {n} registros de 16 bytes, escritos en dos mitades con 1 ms entre ellas");
+    println!("   {} registros de 16 bytes, escritos en dos mitades con 1 ms entre ellas", entero(n));
     let flujo = || {
         let (escribe, lee) = tokio::io::duplex(64);
         tokio::spawn(escritor_lento(escribe, n));
@@ -105,28 +110,42 @@ async fn select_en_bucle(opciones: &Opciones) {
     let r = lee_con_read_exact(flujo(), n).await;
     let duracion = inicio.elapsed();
     println!(
-        "   read_exact en el select!:       íntegros {:>4}, rotos {:>4}, bytes perdidos {:>5}, latidos {} ({:.0} ms de reloj)",
-        r.integros,
-        r.rotos,
-        r.bytes_perdidos,
-        r.latidos,
-        ms(duracion)
+        "   read_exact en el select!:       íntegros {:>4}, rotos {:>4}, bytes perdidos {:>5}, latidos {} ({} ms de reloj)",
+        entero(r.integros),
+        entero(r.rotos),
+        entero(r.bytes_perdidos),
+        entero(r.latidos),
+        numero(ms(duracion), 0)
     );
     let r = lee_con_future_vivo(flujo(), n).await;
     println!(
         "   el mismo future entre vueltas:  íntegros {:>4}, rotos {:>4}, bytes perdidos {:>5}, latidos {}",
-        r.integros, r.rotos, r.bytes_perdidos, r.latidos
+        entero(r.integros),
+        entero(r.rotos),
+        entero(r.bytes_perdidos),
+        entero(r.latidos)
     );
     let r = lee_en_su_tarea(flujo(), n).await;
     println!(
         "   la lectura en su propia tarea:  íntegros {:>4}, rotos {:>4}, bytes perdidos {:>5}, latidos {}",
-        r.integros, r.rotos, r.bytes_perdidos, r.latidos
+        entero(r.integros),
+        entero(r.rotos),
+        entero(r.bytes_perdidos),
+        entero(r.latidos)
     );
-    println!("   {n} mensajes por un canal de capacidad 1 a un consumidor que saca uno cada 2 ms");
+    println!("   {} mensajes por un canal de capacidad 1 a un consumidor que saca uno cada 2 ms", entero(n));
     let e = produce_con_send(n).await;
-    println!("   send en el select!:             entregados {:>4}, perdidos {:>4}", e.entregados, e.perdidos);
+    println!(
+        "   send en el select!:             entregados {:>4}, perdidos {:>4}",
+        entero(e.entregados),
+        entero(e.perdidos)
+    );
     let e = produce_con_reserve(n).await;
-    println!("   reserve y luego send:           entregados {:>4}, perdidos {:>4}", e.entregados, e.perdidos);
+    println!(
+        "   reserve y luego send:           entregados {:>4}, perdidos {:>4}",
+        entero(e.entregados),
+        entero(e.perdidos)
+    );
 }
 
 /// Atiende una conexión: lee cuántos ms dura el trabajo, lo hace y responde.
@@ -237,13 +256,16 @@ async fn apagado_ordenado(opciones: &Opciones) {
     }
     println!(
         "   fase 1, dejar de aceptar:          {:>8} ms; una conexión nueva, rechazada: {rechazada}",
-        coma(ms(fase1), 3)
+        numero(ms(fase1), 3)
     );
-    println!("   fase 2, terminar lo que hay:       {:>8} ms; ¿acabaron todas a tiempo? {a_tiempo}", coma(ms(fase2), 3));
-    println!("   fase 3, cortar las {quedaban} que quedaban: {:>8} ms", coma(ms(fase3), 3));
+    println!(
+        "   fase 2, terminar lo que hay:       {:>8} ms; ¿acabaron todas a tiempo? {a_tiempo}",
+        numero(ms(fase2), 3)
+    );
+    println!("   fase 3, cortar las {quedaban} que quedaban: {:>8} ms", numero(ms(fase3), 3));
     println!(
         "   total, de la señal al final:       {:>8} ms (la gracia era de {} ms)",
-        coma(ms(t0.elapsed()), 3),
+        numero(ms(t0.elapsed()), 3),
         GRACIA.as_millis()
     );
     println!("   informe: {atendidas} atendidas, {cortadas} cortadas (los clientes recibieron «cortada»)");

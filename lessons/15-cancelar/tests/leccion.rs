@@ -24,7 +24,7 @@ fn modo_rapido_cuenta_lo_que_se_pierde() {
         // 1. qué se suelta y qué sigue
         "tras el plazo: cancelado",
         "guarda local:               soltada = true",
-        "write_all de 65536 bytes:   llegaron 1024 al otro extremo",
+        "write_all de 65 536 bytes:   llegaron 1024 al otro extremo",
         "con el future ya soltado, al darles permiso acabaron: el trabajo bloqueante y la tarea",
         // 2. los arreglos no pierden nada; reserve tampoco
         "el mismo future entre vueltas:  íntegros  200, rotos    0, bytes perdidos     0",

@@ -205,11 +205,6 @@ pub fn tramo_con_solo_el_contador(muestras: &[Muestra]) -> Option<(usize, Durati
     tramo_mas_quieto(&sin_ocupado)
 }
 
-/// Un número con `decimales` decimales y coma decimal: `coma(0.1, 1)` da `"0,1"`.
-pub fn coma(x: f64, decimales: usize) -> String {
-    format!("{x:.decimales$}").replace('.', ",")
-}
-
 /// El cuartil inferior, la mediana y el cuartil superior de `xs` (por
 /// interpolación lineal entre las dos medidas más cercanas); `None` si no hay.
 pub fn cuartiles(xs: &[f64]) -> Option<(f64, f64, f64)> {
@@ -374,10 +369,9 @@ mod pruebas {
     }
 
     #[test]
-    fn cuartiles_y_coma() {
+    fn cuartiles_por_interpolacion() {
         assert_eq!(cuartiles(&[4.0, 1.0, 3.0, 2.0, 5.0]), Some((2.0, 3.0, 4.0)));
         assert_eq!(cuartiles(&[1.0, 2.0]), Some((1.25, 1.5, 1.75)));
         assert_eq!(cuartiles(&[]), None);
-        assert_eq!(coma(0.06, 1), "0,1");
     }
 }

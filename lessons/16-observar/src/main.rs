@@ -15,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use leccion_16::*;
-use medidas::mediana_y_extremos;
+use medidas::{entero, mediana_y_extremos, numero};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tracing::Dispatch;
@@ -72,7 +72,9 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
     // Métricas por tarea, en Tokio estable: cada petición va envuelta en el
     // mismo monitor, que suma sus sondeos, su espera en la cola y su tiempo inactivo.
     let mut constructor = tokio_metrics::TaskMonitor::builder();
-    constructor.with_slow_poll_threshold(Duration::from_millis(10)).with_long_delay_threshold(Duration::from_millis(10));
+    constructor
+        .with_slow_poll_threshold(Duration::from_millis(10))
+        .with_long_delay_threshold(Duration::from_millis(10));
     let monitor = constructor.build();
     // ANCHOR_END: monitor
 
@@ -105,19 +107,19 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
     println!("   t (ms) | ocupado +ms (t0, t1) | aparca/despierta (t0, t1) | vivas | cola global");
     for par in muestras.windows(2) {
         let (a, b) = (&par[0], &par[1]);
-        let delta = |w: usize| coma((b.ocupado[w] - a.ocupado[w]).as_secs_f64() * 1000.0, 1);
+        let delta = |w: usize| numero((b.ocupado[w] - a.ocupado[w]).as_secs_f64() * 1000.0, 1);
         println!(
-            "   {:>6.0} | {:>8} {:>8}    | {:>8} {:>8}         | {:>5} | {:>5}",
-            b.instante.as_secs_f64() * 1000.0,
+            "   {:>6} | {:>8} {:>8}    | {:>8} {:>8}         | {:>5} | {:>5}",
+            numero(b.instante.as_secs_f64() * 1000.0, 0),
             delta(0),
             delta(1),
-            b.aparca[0],
-            b.aparca[1],
-            b.tareas_vivas,
-            b.cola_global
+            entero(b.aparca[0]),
+            entero(b.aparca[1]),
+            entero(b.tareas_vivas as u64),
+            entero(b.cola_global as u64)
         );
     }
-    println!("   peticiones lanzadas: {id}");
+    println!("   peticiones lanzadas: {}", entero(id));
     let mut salto = (0.0, 0, Duration::ZERO);
     for par in muestras.windows(2) {
         for w in 0..par[1].ocupado.len() {
@@ -128,29 +130,32 @@ fn parte_metricas(o: &Opciones) -> tokio::runtime::Runtime {
         }
     }
     println!(
-        "   salto mayor del tiempo ocupado: {} ms en una sola muestra (trabajador {}, t = {:.0} ms)",
-        coma(salto.0, 1),
+        "   salto mayor del tiempo ocupado: {} ms en una sola muestra (trabajador {}, t = {} ms)",
+        numero(salto.0, 1),
         salto.1,
-        salto.2.as_secs_f64() * 1000.0
+        numero(salto.2.as_secs_f64() * 1000.0, 0)
     );
     lecturas(&muestras);
     let m = monitor.cumulative();
     println!(
         "   TaskMonitor, {} peticiones: {} sondeos, {} lentos (de 10 ms o más) que suman {} ms; \
          {} esperas en la cola de 10 ms o más",
-        m.instrumented_count,
-        m.total_poll_count,
-        m.total_slow_poll_count,
-        coma(ms(m.total_slow_poll_duration), 1),
-        m.total_long_delay_count
+        entero(m.instrumented_count),
+        entero(m.total_poll_count),
+        entero(m.total_slow_poll_count),
+        numero(ms(m.total_slow_poll_duration), 1),
+        entero(m.total_long_delay_count)
     );
     println!(
         "   TaskMonitor, por término medio: sondeo {} ms, espera en la cola {} ms, inactiva {} ms",
-        coma(ms(m.mean_poll_duration()), 3),
-        coma(ms(m.mean_scheduled_duration()), 3),
-        coma(ms(m.mean_idle_duration()), 3)
+        numero(ms(m.mean_poll_duration()), 3),
+        numero(ms(m.mean_scheduled_duration()), 3),
+        numero(ms(m.mean_idle_duration()), 3)
     );
-    println!("   tareas vivas al final: {} (una es la que espera al inventario)", handle.metrics().num_alive_tasks());
+    println!(
+        "   tareas vivas al final: {} (una es la que espera al inventario)",
+        entero(handle.metrics().num_alive_tasks() as u64)
+    );
     println!();
     rt
 }
@@ -159,15 +164,21 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// Una diferencia sin decimales y con su signo siempre delante: `+197`, `-12`, `+1 618`.
+fn con_signo(x: f64) -> String {
+    let texto = numero(x, 0);
+    if texto.starts_with('-') { texto } else { format!("+{texto}") }
+}
+
 /// Lo que dicen las dos reglas sobre unas muestras: solo el contador, y el
 /// contador con el tiempo ocupado.
 fn lecturas(muestras: &[Muestra]) {
     let di = |(w, desde, hasta): (usize, Duration, Duration)| {
         format!(
-            "al trabajador {w}, de {:.0} a {:.0} ms ({:.0} ms)",
-            ms(desde),
-            ms(hasta),
-            ms(hasta - desde)
+            "al trabajador {w}, de {} a {} ms ({} ms)",
+            numero(ms(desde), 0),
+            numero(ms(hasta), 0),
+            numero(ms(hasta - desde), 0)
         )
     };
     match tramo_con_solo_el_contador(muestras) {
@@ -214,11 +225,11 @@ fn parte_saturado(o: &Opciones) {
     for w in 0..2 {
         let (a, b) = (muestras.first().unwrap(), muestras.last().unwrap());
         println!(
-            "   trabajador {w}: aparca/despierta {} → {}; tiempo ocupado +{} ms en {:.0} ms",
-            a.aparca[w],
-            b.aparca[w],
-            coma(ms(b.ocupado[w] - a.ocupado[w]), 1),
-            ms(b.instante - a.instante)
+            "   trabajador {w}: aparca/despierta {} → {}; tiempo ocupado +{} ms en {} ms",
+            entero(a.aparca[w]),
+            entero(b.aparca[w]),
+            numero(ms(b.ocupado[w] - a.ocupado[w]), 1),
+            numero(ms(b.instante - a.instante), 0)
         );
     }
     lecturas(&muestras);
@@ -285,7 +296,7 @@ fn una_ronda(rt: &tokio::runtime::Runtime, v: &Variante, peticiones: u32) -> Dur
 fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
     println!(
         "3. Coste de instrumentar (CPU del hilo): {} peticiones de {} sondeos por ronda, {} rondas intercaladas por variante",
-        o.peticiones(),
+        entero(u64::from(o.peticiones())),
         SONDEOS + 1,
         o.rondas()
     );
@@ -336,11 +347,16 @@ fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
         let (_, a, b) = mediana_y_extremos(t).unwrap_or_default();
         let s = sondeos_por_peticion;
         println!(
-            "   {:<28} | {m:>5.0} ({q1:>5.0}–{q3:>5.0}) [{a:>5.0}–{b:>5.0}]    | {:>4.0} ({:>4.0}–{:>4.0})",
+            "   {:<28} | {:>5} ({:>5}–{:>5}) [{:>5}–{:>5}]    | {:>4} ({:>4}–{:>4})",
             v.nombre,
-            m / s,
-            q1 / s,
-            q3 / s
+            numero(m, 0),
+            numero(q1, 0),
+            numero(q3, 0),
+            numero(a, 0),
+            numero(b, 0),
+            numero(m / s, 0),
+            numero(q1 / s, 0),
+            numero(q3 / s, 0)
         );
     }
     // Cada ronda de una variante va justo después de la de «sin tracing»:
@@ -352,12 +368,12 @@ fn parte_coste(o: &Opciones, consola: Option<&Dispatch>) {
         let encima = diferencias.iter().filter(|d| **d > 0.0).count();
         let base = cuartiles(&por_peticion[0]).map_or(1.0, |(_, m, _)| m);
         println!(
-            "   {:<28} | {:>+6.0} ({:>+6.0} a {:>+6.0}), {} %; por encima en {encima} de {}",
+            "   {:<28} | {:>6} ({:>6} a {:>6}), {} %; por encima en {encima} de {}",
             v.nombre,
-            m,
-            q1,
-            q3,
-            coma(100.0 * m / base, 1),
+            con_signo(m),
+            con_signo(q1),
+            con_signo(q3),
+            numero(100.0 * m / base, 1),
             diferencias.len()
         );
     }

@@ -50,6 +50,31 @@ fn el_volcado_sin_sus_opciones_explica_como_verlo() {
     assert!(texto.contains("cargo volcado"), "{texto}");
 }
 
+/// El volcado guardado (`resultados/volcado.txt`, de `cargo volcado`) que
+/// enseña el libro apunta a líneas de `src/lib.rs`: cada «src/lib.rs:L:C»
+/// tiene que caer justo en un `.await`. Si alguien mueve el código de
+/// arriba, esta prueba pide volver a sacar el volcado.
+#[test]
+fn el_volcado_guardado_apunta_a_los_await_de_lib_rs() {
+    let raiz = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let volcado = std::fs::read_to_string(raiz.join("resultados/volcado.txt")).unwrap();
+    let fuente = std::fs::read_to_string(raiz.join("src/lib.rs")).unwrap();
+    let lineas: Vec<&str> = fuente.lines().collect();
+    let mut vistos = 0;
+    for trozo in volcado.split("at src/lib.rs:").skip(1) {
+        let mut numeros = trozo.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty());
+        let (l, c): (usize, usize) =
+            (numeros.next().unwrap().parse().unwrap(), numeros.next().unwrap().parse().unwrap());
+        let linea = lineas.get(l - 1).unwrap_or_else(|| panic!("src/lib.rs no tiene la línea {l}"));
+        assert!(
+            linea.get(c - 1..).is_some_and(|resto| resto.starts_with("await")),
+            "src/lib.rs:{l}:{c} ya no es un .await («{linea}»): vuelve a sacar el volcado con `cargo volcado`"
+        );
+        vistos += 1;
+    }
+    assert!(vistos >= 3, "el volcado guardado debería tener al menos tres esperas en src/lib.rs");
+}
+
 #[test]
 fn una_opcion_desconocida_da_un_error_claro() {
     let salida = leccion(&["--lento"]);

@@ -18,7 +18,7 @@ use leccion_17::{
     Almacen, AlmacenDyn, AlmacenEnCaja, AsignadorContador, Cronometrado, Cuenta, Memoria, Opciones, listo,
     reservas_hasta_ahora,
 };
-use medidas::mediana_y_extremos;
+use medidas::{entero, mediana_y_extremos, numero};
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;
@@ -69,7 +69,7 @@ fn coste_por_llamada(opciones: &Opciones) {
     ];
     println!(
         "1. Cuánto cuesta una llamada ({} llamadas por ronda, {} rondas intercaladas tras una de calentamiento)",
-        opciones.llamadas(),
+        entero(u64::from(opciones.llamadas())),
         opciones.rondas()
     );
     // Una ronda de calentamiento de cada forma, sin contar.
@@ -89,7 +89,7 @@ fn coste_por_llamada(opciones: &Opciones) {
     for (i, (nombre, _)) in variantes.iter().enumerate() {
         let (r, _, r_max) = mediana_y_extremos(&reservas[i]).unwrap_or_default();
         let (t, t_min, t_max) = mediana_y_extremos(&tiempos[i]).unwrap_or_default();
-        println!("   {nombre:<32} {r:>20.2}   {t:.2} ({t_min:.2}–{t_max:.2})");
+        println!("   {nombre:<32} {:>20}   {} ({}–{})", numero(r, 2), numero(t, 2), numero(t_min, 2), numero(t_max, 2));
         assert!(r_max <= r + 0.01, "las reservas por llamada no deberían variar entre rondas");
     }
     let caja = std::mem::size_of::<std::pin::Pin<Box<dyn std::future::Future<Output = u64> + Send>>>();
@@ -132,8 +132,8 @@ async fn acotar(dura: Duration) {
     for (nombre, limite) in [("buffer_unordered(4)", 4), ("buffer_unordered(usize::MAX)", usize::MAX)] {
         let (hechas, maximo, tiempo) = con_limite(12, limite, dura).await;
         println!(
-            "   {nombre:<30} hechas {hechas}, en curso a la vez como mucho {maximo}, en {:.1} ms",
-            tiempo.as_secs_f64() * 1000.0
+            "   {nombre:<30} hechas {hechas}, en curso a la vez como mucho {maximo}, en {} ms",
+            numero(tiempo.as_secs_f64() * 1000.0, 1)
         );
     }
     let cuenta: Vec<u32> = Cuenta::new(5).collect().await;

@@ -15,8 +15,11 @@ fn modo_rapido_cuenta_lo_que_pasa() {
     let linea = |etiqueta: &str| -> String {
         texto.lines().find(|l| l.contains(etiqueta)).unwrap_or_else(|| panic!("falta «{etiqueta}» en:\n{texto}")).into()
     };
-    let reservas =
-        |etiqueta: &str| -> f64 { linea(etiqueta).split_whitespace().rev().nth(2).unwrap().parse().unwrap() };
+    // La columna de las reservas: 20 letras tras las 3 de sangría, el nombre (32) y un espacio.
+    let reservas = |etiqueta: &str| -> f64 {
+        let columna: String = linea(etiqueta).chars().skip(36).take(20).collect();
+        columna.trim().replace(',', ".").parse().unwrap_or_else(|_| panic!("«{columna}» no es un número"))
+    };
     // Una llamada estática no reserva; cada llamada dinámica, una caja.
     assert_eq!(reservas("genérico, async fn en el trait"), 0.0, "{texto}");
     assert_eq!(reservas("dyn, caja escrita a mano"), 1.0, "{texto}");

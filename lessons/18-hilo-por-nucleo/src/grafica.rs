@@ -8,12 +8,14 @@ use plotters::prelude::*;
 
 use crate::{Fila, Servidor, resumen};
 
-fn color(s: Servidor) -> RGBColor {
-    match s {
-        Servidor::TokioMultihilo => RGBColor(0xc0, 0x39, 0x2b),
-        Servidor::TokioPorNucleo => RGBColor(0x29, 0x80, 0xb9),
-        Servidor::UringPorNucleo => RGBColor(0x27, 0xae, 0x60),
-    }
+/// La serie de cada servidor en el estilo común: color, marcador y trazo
+/// (el color nunca va solo).
+fn serie(s: Servidor) -> graficas::Serie {
+    graficas::serie(match s {
+        Servidor::TokioMultihilo => 0,
+        Servidor::TokioPorNucleo => 1,
+        Servidor::UringPorNucleo => 2,
+    })
 }
 
 /// Dibuja las filas en un SVG.
@@ -55,15 +57,17 @@ pub fn dibuja(filas: &[Fila], svg: &Path) -> Result<(), Box<dyn std::error::Erro
         if puntos.is_empty() {
             continue;
         }
-        let c = color(s);
-        grafica
-            .draw_series(LineSeries::new(puntos.iter().map(|(x, v)| (*x, v[0])), c.stroke_width(2)))?
-            .label(s.etiqueta())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
-        grafica.draw_series(puntos.iter().map(|(x, v)| Circle::new((*x, v[0]), 4, c.filled())))?;
+        let serie = serie(s);
+        let c = serie.color;
+        // Las rayas del mínimo al máximo, debajo; encima, la línea de las
+        // medianas con el marcador de la serie en cada una.
         grafica.draw_series(
             puntos.iter().map(|(x, v)| PathElement::new(vec![(*x, v[1]), (*x, v[2])], c.stroke_width(2))),
         )?;
+        grafica
+            .draw_series(serie.linea(puntos.iter().map(|(x, v)| (*x, v[0]))))?
+            .label(s.etiqueta())
+            .legend(move |p| serie.muestra(p));
     }
     estilo
         .leyenda(&mut grafica.configure_series_labels())

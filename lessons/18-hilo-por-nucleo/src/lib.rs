@@ -5,8 +5,10 @@
 //! N *runtimes* de Tokio de un hilo, fijados a sus núcleos y con
 //! `SO_REUSEPORT`; y lo mismo con un anillo de `io_uring` por hilo, si el
 //! sistema lo permite. Un generador de carga abierta, por loopback, mide cada
-//! una a varias cargas fijas, cinco veces y en orden alternado. Al final
-//! mide cuántas veces el sistema cambia de núcleo a un hilo, fijado o libre.
+//! una a varias cargas fijas, cinco veces y en orden alternado. Después
+//! cuenta, por petición, las llamadas al sistema del servidor (`perf stat`)
+//! y sus cambios de contexto (`getrusage`), y al final cuántas veces el
+//! sistema cambia de núcleo a un hilo, fijado o libre (`se.nr_migrations`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

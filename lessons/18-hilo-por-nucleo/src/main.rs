@@ -22,7 +22,7 @@ use leccion_18::carga::{Carga, genera};
 use leccion_18::llamadas::{LLAMADAS, Recuento, acaba_perf, cambios_de_contexto, empieza_perf, lee_perf};
 use leccion_18::sistema::{io_uring_disponible, nucleos_permitidos, por_que_no_hay_io_uring};
 use leccion_18::{CABECERA, Fila, Servidor, csv_por_defecto, cuenta_migraciones, resumen, se_solapan};
-use medidas::percentil;
+use medidas::{entero, numero, percentil};
 use opciones::clap::{self, Parser};
 
 /// Opciones de la lección.
@@ -32,15 +32,15 @@ use opciones::clap::{self, Parser};
     about = "Un eco por TCP de tres maneras, a varias cargas fijas: Tokio multihilo, un runtime por núcleo, io_uring."
 )]
 struct Opciones {
-    /// Una carga, 100 ms, una vez y sin CSV salvo que lo pidas (lo que usan las pruebas)
+    /// Las mismas cargas, 50 ms cada una, una vez y sin CSV salvo que lo pidas (lo que usan las pruebas)
     #[arg(long)]
     rapido: bool,
     /// Las cargas, en peticiones por segundo, separadas por comas
     #[arg(long, value_name = "A,B,C", value_delimiter = ',', default_value = "10000,20000,40000,80000",
-          default_value_if("rapido", "true", "2000"), value_parser = opciones::entre(100u64, 500_000))]
+          value_parser = opciones::entre(100u64, 500_000))]
     ritmos: Vec<u64>,
     /// Cuánto dura cada medida, en milisegundos
-    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "100"),
+    #[arg(long, value_name = "N", default_value = "1000", default_value_if("rapido", "true", "50"),
           value_parser = opciones::entre(10u64, 10_000))]
     ms: u64,
     /// Ejecuciones de cada servidor y carga, en orden alternado
@@ -212,19 +212,19 @@ fn perf_disponible() -> Result<(), String> {
     lee_perf(&String::from_utf8_lossy(&salida.stderr)).map(|_| ())
 }
 
-/// Un número con coma decimal.
-fn coma(x: f64, decimales: usize) -> String {
-    format!("{x:.decimales$}").replace('.', ",")
-}
-
 fn us(v: f64) -> String {
     if v >= 1_000_000.0 {
-        format!("{} s", coma(v / 1e6, 2))
+        format!("{} s", numero(v / 1e6, 2))
     } else if v >= 1_000.0 {
-        format!("{} ms", coma(v / 1e3, 1))
+        format!("{} ms", numero(v / 1e3, 1))
     } else {
-        format!("{v:.0} µs")
+        format!("{} µs", numero(v, 0))
     }
+}
+
+/// «1 repetición», «5 repeticiones».
+fn cuantas(n: u32, una: &str, varias: &str) -> String {
+    format!("{n} {}", if n == 1 { una } else { varias })
 }
 
 fn main() {
@@ -250,8 +250,8 @@ fn main() {
         nucleos.len(),
         nucleos,
         o.hilos,
-        o.conexiones,
-        o.ms
+        entero(o.conexiones as u64),
+        entero(o.ms)
     );
     let mut servidores = vec![Servidor::TokioMultihilo, Servidor::TokioPorNucleo];
     // ANCHOR: detecta
@@ -267,8 +267,8 @@ fn main() {
     }
     // ANCHOR_END: detecta
     di!(
-        "{} repeticiones por servidor y carga, en orden alternado; cada celda: mediana [mínimo-máximo]",
-        o.repeticiones
+        "{} por servidor y carga, en orden alternado; cada celda: mediana [mínimo-máximo]",
+        cuantas(o.repeticiones, "repetición", "repeticiones")
     );
     di!("");
 
@@ -308,15 +308,17 @@ fn main() {
             di!(
                 "{:<32} {:>8} {:>7} % {:>26} {:>26} {:>30}",
                 s.etiqueta(),
-                ritmo,
-                coma(rec[0], 1),
-                format!("{:.0} [{:.0}-{:.0}]", rend[0], rend[1], rend[2]),
+                entero(ritmo),
+                numero(rec[0], 1),
+                format!("{} [{}-{}]", numero(rend[0], 0), numero(rend[1], 0), numero(rend[2], 0)),
                 format!("{} [{}-{}]", us(p50[0]), us(p50[1]), us(p50[2])),
                 format!("{} [{}-{}]", us(p99[0]), us(p99[1]), us(p99[2]))
             );
         }
     }
-    for (nombre, campo) in [("p50", &(|f: &Fila| f.p50_us as f64) as &dyn Fn(&Fila) -> f64), ("p99", &|f: &Fila| f.p99_us as f64)] {
+    for (nombre, campo) in
+        [("p50", &(|f: &Fila| f.p50_us as f64) as &dyn Fn(&Fila) -> f64), ("p99", &|f: &Fila| f.p99_us as f64)]
+    {
         di!("");
         di!("{nombre} frente a Tokio multihilo (rangos que se solapan: no se distingue aquí):");
         for &ritmo in &o.ritmos {
@@ -332,7 +334,7 @@ fn main() {
                 } else {
                     "mayor, fuera del rango"
                 };
-                di!("  a {ritmo}/s, {}: {veredicto}", s.etiqueta());
+                di!("  a {}/s, {}: {veredicto}", entero(ritmo), s.etiqueta());
             }
         }
     }
@@ -341,10 +343,11 @@ fn main() {
     let ritmo_de_recuento = o.ritmos.first().copied().unwrap_or(10_000).min(20_000);
     di!("");
     di!(
-        "Por petición, a {ritmo_de_recuento}/s durante {} ms: llamadas al sistema del servidor (perf stat) \
-         y cambios de contexto (getrusage); mediana [mínimo-máximo] de {} ejecuciones",
-        o.ms,
-        o.repeticiones
+        "Por petición, a {}/s durante {} ms: llamadas al sistema del servidor (perf stat) \
+         y cambios de contexto (getrusage); mediana [mínimo-máximo] de {}",
+        entero(ritmo_de_recuento),
+        entero(o.ms),
+        cuantas(o.repeticiones, "ejecución", "ejecuciones")
     );
     if let Err(e) = perf_disponible() {
         di!("  perf no cuenta llamadas al sistema aquí ({e}): solo cambios de contexto");
@@ -377,12 +380,12 @@ fn main() {
             v.and_then(resumen)
         };
         let celda = |r: Option<[f64; 3]>| match r {
-            Some([m, a, b]) => format!("{} [{}-{}]", coma(m, 2), coma(a, 2), coma(b, 2)),
+            Some([m, a, b]) => format!("{} [{}-{}]", numero(m, 2), numero(a, 2), numero(b, 2)),
             None => "-".to_string(),
         };
         let mut linea = format!("  {:<32} {:>24}", s.etiqueta(), celda(por_peticion(&|r| r.llamadas)));
         for i in 0..LLAMADAS.len() {
-            let m = por_peticion(&|r| r.por_llamada[i]).map_or("-".to_string(), |[m, _, _]| coma(m, 2));
+            let m = por_peticion(&|r| r.por_llamada[i]).map_or("-".to_string(), |[m, _, _]| numero(m, 2));
             let _ = write!(linea, " {m:>14}");
         }
         let _ = write!(linea, " {:>24}", celda(por_peticion(&|r| Some(r.voluntarios + r.involuntarios))));
@@ -417,9 +420,11 @@ fn main() {
     }
     // ANCHOR_END: migra
     for (nombre, v) in [("libres", libres), ("fijados", fijados)] {
-        let lista: Vec<String> = v.iter().map(|x| format!("{x:.0}")).collect();
+        let lista: Vec<String> = v.iter().map(|&x| numero(x, 0)).collect();
         match resumen(v) {
-            Some([m, a, b]) => di!("  {nombre:<8} {m:.0} [{a:.0}-{b:.0}]: {}", lista.join(" ")),
+            Some([m, a, b]) => {
+                di!("  {nombre:<8} {} [{}-{}]: {}", numero(m, 0), numero(a, 0), numero(b, 0), lista.join(" "))
+            }
             None => di!("  {nombre:<8} el sistema no da la cuenta (/proc/thread-self/sched)"),
         }
     }
@@ -458,7 +463,12 @@ mod pruebas {
         );
         assert_eq!(o.csv_pedido, None);
         let r = a(&["--rapido", "--hilos", "2"]).unwrap();
-        assert_eq!((r.ritmos.clone(), r.ms, r.repeticiones, r.conexiones, r.hilos), (vec![2_000], 100, 1, 4, 2));
+        // Las mismas cargas que la medida completa, pero cortas: las filas del
+        // libro (las de 40 000/s y 80 000/s) salen también en modo rápido.
+        assert_eq!(
+            (r.ritmos.clone(), r.ms, r.repeticiones, r.conexiones, r.hilos),
+            (vec![10_000, 20_000, 40_000, 80_000], 50, 1, 4, 2)
+        );
         assert_eq!(r.csv(), None);
         assert_eq!(a(&["--ritmos", "5000,20000"]).unwrap().ritmos, vec![5_000, 20_000]);
         assert_eq!(a(&["--servidor", "tokio_multihilo"]).unwrap().servidor, Some(Servidor::TokioMultihilo));

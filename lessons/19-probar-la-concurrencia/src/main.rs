@@ -8,6 +8,7 @@ use leccion_19::celda::{espera_el_aviso, publica};
 use leccion_19::ejecutor;
 use leccion_19::explora::{Planificador, Resultado, con_loom, con_shuttle, planificacion, repite_shuttle};
 use leccion_19::red::{self, Espera, Servidor};
+use medidas::{entero, numero};
 use opciones::clap::{self, Parser};
 
 /// Opciones de la lección.
@@ -26,16 +27,12 @@ struct Opciones {
 }
 
 fn ms(d: Duration) -> String {
-    format!("{:.2}", d.as_secs_f64() * 1e3).replace('.', ",")
+    numero(d.as_secs_f64() * 1e3, 2)
 }
 
 /// Mediana, mínimo y máximo (los de `medidas`; 0 si no hay medidas).
 fn resumen(v: Vec<f64>) -> (f64, f64, f64) {
     medidas::mediana_y_extremos(&v).unwrap_or_default()
-}
-
-fn coma(x: f64, decimales: usize) -> String {
-    format!("{x:.decimales$}").replace('.', ",")
 }
 
 // Los modelos de loom: `fn()` sin capturas.
@@ -98,7 +95,11 @@ fn main() {
     println!("== 1. loom: el aviso perdido del capítulo 09 ==");
     let r = con_loom(loom_error, None, None);
     let (mensaje, bitacora) = r.fallo.clone().expect("loom debía encontrar el aviso perdido");
-    println!("aparcar sin volver a mirar: falla en la ejecución {} ({} ms)", r.ejecuciones, ms(r.duracion));
+    println!(
+        "aparcar sin volver a mirar: falla en la ejecución {} ({} ms)",
+        entero(r.ejecuciones as u64),
+        ms(r.duracion)
+    );
     println!("loom dice: {}", primera_linea(&mensaje));
     println!("el entrelazado que falla (T = trabajador, P = productor):");
     for l in &bitacora {
@@ -106,7 +107,7 @@ fn main() {
     }
     let r = con_loom(loom_1p_1t, None, None);
     assert!(r.fallo.is_none(), "la versión correcta falló: {:?}", r.fallo);
-    println!("aparcar volviendo a mirar: {} ejecuciones, ninguna falla", r.ejecuciones);
+    println!("aparcar volviendo a mirar: {} ejecuciones, ninguna falla", entero(r.ejecuciones as u64));
 
     println!();
     println!("-- lo que cuesta recorrerlo todo (mediana y mín–máx de {repeticiones} ejecuciones) --");
@@ -143,10 +144,10 @@ fn main() {
         println!(
             "loom {nombre}, cota {}: {} ejecuciones, {} ms ({}–{}){corte}",
             cota(*c),
-            ejecuciones[i],
-            coma(m, 2),
-            coma(lo, 2),
-            coma(hi, 2)
+            entero(ejecuciones[i] as u64),
+            numero(m, 2),
+            numero(lo, 2),
+            numero(hi, 2)
         );
     }
 
@@ -161,8 +162,8 @@ fn main() {
         let r = con_loom(loom_3p_3t, None, Some(Duration::from_secs(20)));
         println!(
             "loom 3 productores, 3 tareas, cota sin cota: {} ejecuciones en {} ms, sin terminar (tope de 20 s)",
-            r.ejecuciones,
-            coma(r.duracion.as_secs_f64() * 1e3, 2)
+            entero(r.ejecuciones as u64),
+            numero(r.duracion.as_secs_f64() * 1e3, 2)
         );
     }
 
@@ -218,28 +219,36 @@ fn main() {
             hasta.push(r.ejecuciones as f64);
             duraciones.push(r.duracion.as_secs_f64() * 1e3);
         }
-        let lista: Vec<String> = hasta.iter().map(|x| format!("{x}")).collect();
+        let lista: Vec<String> = hasta.iter().map(|&x| numero(x, 0)).collect();
         let (m, lo, hi) = resumen(hasta);
         let (dm, dlo, dhi) = resumen(duraciones);
-        println!("shuttle {planificador:?}, iteraciones hasta el fallo por semilla: {}", lista.join(" "));
+        println!("shuttle {planificador:?}, iteraciones hasta el fallo por semilla: {}", lista.join(", "));
         println!(
             "shuttle {planificador:?}, {} semillas: mediana {} iteraciones ({}–{}), {} ms ({}–{})",
             semillas.len(),
-            coma(m, 1),
-            lo,
-            hi,
-            coma(dm, 2),
-            coma(dlo, 2),
-            coma(dhi, 2)
+            numero(m, 1),
+            numero(lo, 0),
+            numero(hi, 0),
+            numero(dm, 2),
+            numero(dlo, 2),
+            numero(dhi, 2)
         );
     }
     let buenas = if rapido { 200 } else { 10_000 };
     let r = con_shuttle(ejecutor::correcta, Planificador::Azar, 0, buenas);
     assert!(r.fallo.is_none(), "la versión correcta falló: {:?}", r.fallo);
-    println!("shuttle, versión correcta: {} iteraciones sin fallo en {} ms", r.ejecuciones, ms(r.duracion));
+    println!(
+        "shuttle, versión correcta: {} iteraciones sin fallo en {} ms",
+        entero(r.ejecuciones as u64),
+        ms(r.duracion)
+    );
     let r = con_shuttle(ejecutor::correcta, Planificador::Pct(3), 0, buenas);
     assert!(r.fallo.is_none(), "la versión correcta falló con PCT: {:?}", r.fallo);
-    println!("shuttle PCT, versión correcta: {} iteraciones sin fallo en {} ms", r.ejecuciones, ms(r.duracion));
+    println!(
+        "shuttle PCT, versión correcta: {} iteraciones sin fallo en {} ms",
+        entero(r.ejecuciones as u64),
+        ms(r.duracion)
+    );
 
     let r = con_shuttle(ejecutor::con_error, Planificador::Azar, 1, maximo);
     let (mensaje, bitacora) = r.fallo.expect("falla con la semilla 1");
@@ -286,9 +295,9 @@ fn main() {
         let t = red::tormenta(clientes, espera, 1);
         println!(
             "espera {espera:?}: {} peticiones durante la partición, {} en total, el último acabó a los {} s",
-            t.durante,
-            t.total,
-            coma(t.fin.as_secs_f64(), 2)
+            entero(t.durante as u64),
+            entero(t.total as u64),
+            numero(t.fin.as_secs_f64(), 2)
         );
         println!(
             "espera {espera:?}: ráfaga mayor de reintentos, {} en un mismo tic de 10 ms; tras reparar la red, {}",

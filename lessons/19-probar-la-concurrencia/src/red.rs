@@ -32,7 +32,7 @@ type Traza = Arc<Mutex<Vec<String>>>;
 
 fn anota(traza: &Traza, quien: &str, que: String) {
     let t = turmoil::sim_elapsed().unwrap_or_default();
-    traza.lock().unwrap().push(format!("{:>8.3} s  {quien:<9} {que}", t.as_secs_f64()));
+    traza.lock().unwrap().push(format!("{:>8} s  {quien:<9} {que}", medidas::numero(t.as_secs_f64(), 3)));
 }
 
 // ANCHOR: servidor

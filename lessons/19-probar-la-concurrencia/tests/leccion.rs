@@ -29,8 +29,8 @@ fn modo_rapido_encuentra_los_tres_errores() {
         "block_on, el future se apunta después de mirar: falla: deadlock",
         "block_on, el future se apunta antes de mirar: ninguna ejecución falla",
         // shuttle: lo encuentra, y la planificación lo repite
-        "shuttle Azar, iteraciones hasta el fallo por semilla: 476 639",
-        "shuttle Pct(3), iteraciones hasta el fallo por semilla: 41 4",
+        "shuttle Azar, iteraciones hasta el fallo por semilla: 476, 639",
+        "shuttle Pct(3), iteraciones hasta el fallo por semilla: 41, 4",
         "shuttle dice: deadlock!",
         "shuttle::replay: falla a la primera (1 ejecución), bitácora idéntica: sí",
         // turmoil: el ingreso doble, repetido con la misma semilla

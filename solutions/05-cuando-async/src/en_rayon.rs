@@ -1,5 +1,6 @@
-//! Ejercicio 2 (solución): `pool.spawn` no espera a nadie; el resultado vuelve
-//! por un `oneshot`, y esperar su receptor es un `.await` como cualquier otro.
+//! Ejercicio 2 (solución): `pool.spawn` no espera a nadie; el resultado (o el
+//! pánico) vuelve por un `oneshot`, y esperar su receptor es un `.await` como
+//! cualquier otro.
 
 use rayon::ThreadPool;
 
@@ -11,8 +12,16 @@ where
 {
     let (tx, rx) = tokio::sync::oneshot::channel();
     pool.spawn(move || {
+        // Un pánico dentro de `pool.spawn` no llega a nadie: Rayon lo pasa a
+        // su panic_handler o, si no tiene, aborta el proceso. Se atrapa aquí
+        // y viaja por el canal, como el resultado.
+        let resultado = std::panic::catch_unwind(std::panic::AssertUnwindSafe(trabajo));
         // Si la tarea ya no espera (se canceló), el envío falla: no importa.
-        let _ = tx.send(trabajo());
+        let _ = tx.send(resultado);
     });
-    rx.await.expect("el pool de Rayon soltó el canal sin responder")
+    match rx.await.expect("el pool de Rayon soltó el canal sin responder") {
+        Ok(valor) => valor,
+        // El pánico del trabajo, con su carga original, ahora en la tarea.
+        Err(panico) => std::panic::resume_unwind(panico),
+    }
 }

@@ -21,16 +21,23 @@ pub fn es_primo(n: u64) -> bool {
     true
 }
 
-/// Cuenta los primos de `0..hasta`, cediendo el control cada [`TROZO`] números.
-pub async fn cuenta_primos(hasta: u64) -> u64 {
-    let mut primos = 0;
+/// Cuenta los números de `0..hasta` para los que `cumple` dice que sí,
+/// llamándola una vez por número, y cede el control después de cada trozo
+/// de [`TROZO`] números como mucho.
+pub async fn cuenta_si(hasta: u64, mut cumple: impl FnMut(u64) -> bool) -> u64 {
+    let mut cuantos = 0;
     let mut inicio = 0;
     while inicio < hasta {
         let fin = (inicio + TROZO).min(hasta);
-        primos += (inicio..fin).filter(|&n| es_primo(n)).count() as u64;
+        cuantos += (inicio..fin).filter(|&n| cumple(n)).count() as u64;
         inicio = fin;
         // Trozo hecho: que el hilo trabajador atienda a las demás tareas.
         tokio::task::yield_now().await;
     }
-    primos
+    cuantos
+}
+
+/// Cuenta los primos de `0..hasta`, cediendo el control cada [`TROZO`] números.
+pub async fn cuenta_primos(hasta: u64) -> u64 {
+    cuenta_si(hasta, es_primo).await
 }

@@ -1,8 +1,11 @@
 //! Ejercicio 3 (solución): `is_closed` justo antes de empezar. Es la última
-//! ocasión de ahorrarse el trabajo; después, ya no se puede interrumpir.
+//! ocasión de ahorrarse el trabajo; después, ya no se puede interrumpir. Y
+//! mirar no garantiza nada para luego: el envío puede fallar igualmente, y se
+//! ignora (el `oneshot` es el de Tokio con una costura para las pruebas).
 
 use rayon::ThreadPool;
-use tokio::sync::oneshot;
+
+use crate::oneshot;
 
 /// Ejecuta `trabajo` en `pool` y devuelve su resultado; si cuando le llega el
 /// turno ya nadie espera, no lo ejecuta.

@@ -2,6 +2,8 @@
 //! no entró el trabajo y lo devuelve.
 
 use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::mpsc;
@@ -36,11 +38,53 @@ impl<T> fmt::Display for Rechazo<T> {
 
 impl<T: fmt::Debug> std::error::Error for Rechazo<T> {}
 
-/// La recepción: acepta mientras cabe, rechaza al momento cuando no.
-pub struct Recepcion<T> {
-    tx: mpsc::Sender<T>,
+/// Lo que la recepción usa de su cola: lo mismo, y con los mismos nombres,
+/// que el `mpsc::Sender` de Tokio, que es la cola de `Recepcion::nueva`. Las
+/// pruebas usan además otra, que deja actuar a otro productor (o cerrar el
+/// buzón) justo después de que mires `capacity()` o `is_closed()`: así abren
+/// siempre, a propósito, el hueco entre mirar y actuar. Ya está hecho.
+pub trait Cola<T> {
+    /// Mete `trabajo` si cabe, sin esperar; si no, dice por qué y lo devuelve.
+    fn try_send(&self, trabajo: T) -> Result<(), mpsc::error::TrySendError<T>>;
+    /// Mete `trabajo`, esperando a que haya sitio.
+    fn send(&self, trabajo: T) -> impl Future<Output = Result<(), mpsc::error::SendError<T>>>;
+    /// Reserva un hueco, sin esperar.
+    fn try_reserve(&self) -> Result<mpsc::Permit<'_, T>, mpsc::error::TrySendError<()>>;
+    /// Huecos libres ahora.
+    fn capacity(&self) -> usize;
+    /// `true` si ya nadie recibe.
+    fn is_closed(&self) -> bool;
+}
+
+impl<T> Cola<T> for mpsc::Sender<T> {
+    fn try_send(&self, trabajo: T) -> Result<(), mpsc::error::TrySendError<T>> {
+        mpsc::Sender::try_send(self, trabajo)
+    }
+
+    fn send(&self, trabajo: T) -> impl Future<Output = Result<(), mpsc::error::SendError<T>>> {
+        mpsc::Sender::send(self, trabajo)
+    }
+
+    fn try_reserve(&self) -> Result<mpsc::Permit<'_, T>, mpsc::error::TrySendError<()>> {
+        mpsc::Sender::try_reserve(self)
+    }
+
+    fn capacity(&self) -> usize {
+        mpsc::Sender::capacity(self)
+    }
+
+    fn is_closed(&self) -> bool {
+        mpsc::Sender::is_closed(self)
+    }
+}
+
+/// La recepción: acepta mientras cabe, rechaza al momento cuando no. `C` es
+/// su cola: la de Tokio, salvo en alguna prueba (mira [`Cola`]).
+pub struct Recepcion<T, C = mpsc::Sender<T>> {
+    tx: C,
     aceptadas: AtomicU64,
     rechazadas: AtomicU64,
+    _trabajos: PhantomData<fn(T)>,
 }
 
 impl<T> Recepcion<T> {
@@ -48,7 +92,15 @@ impl<T> Recepcion<T> {
     /// buzón del que salen.
     pub fn nueva(capacidad: usize) -> (Recepcion<T>, Buzon<T>) {
         let (tx, rx) = mpsc::channel(capacidad);
-        (Recepcion { tx, aceptadas: AtomicU64::new(0), rechazadas: AtomicU64::new(0) }, Buzon { rx })
+        (Recepcion::con_cola(tx), Buzon { rx })
+    }
+}
+
+impl<T, C: Cola<T>> Recepcion<T, C> {
+    /// Una recepción sobre la cola `tx`, sin nada aceptado ni rechazado. Ya
+    /// está hecha: úsala en `nueva`.
+    pub fn con_cola(tx: C) -> Recepcion<T, C> {
+        Recepcion { tx, aceptadas: AtomicU64::new(0), rechazadas: AtomicU64::new(0), _trabajos: PhantomData }
     }
 
     /// Ofrece un trabajo: `Ok(())` si entró en la cola; si no, el rechazo con

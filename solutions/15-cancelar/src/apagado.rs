@@ -9,17 +9,26 @@
 //!    `plazo`, contado desde la cancelación;
 //! 3. si vence el plazo, aborta las que queden y espera a que su
 //!    cancelación se complete;
-//! 4. devuelve un [`Informe`]: cuántas terminaron y cuántas cortó.
+//! 4. devuelve un [`Informe`]: cuántas terminaron, cuántas cortó y cuántas
+//!    fallaron.
 //!
 //! Si el canal se cierra sin que nadie cancele `parar`, ya no llegarán más
 //! conexiones: espera a que terminen todas las que están en curso, sin
 //! plazo, y devuelve el informe.
+//!
+//! Mientras sirve, recoge las conexiones que van terminando: un servidor que
+//! atiende millones de conexiones no puede guardarlas todas hasta el final.
+//! Si una conexión entra en pánico, el pánico no sale de `sirve` ni tumba el
+//! servidor: se cuenta en `fallidas` (no es una atendida) y el servidor
+//! sigue aceptando. Y cuenta lo que de verdad pasó: una conexión que termina
+//! justo cuando la ibas a cortar (en un *runtime* de varios hilos puede estar
+//! en pleno sondeo en otro hilo cuando llega el `abort`) está atendida.
 
 use std::future::Future;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
+use tokio::task::{JoinError, JoinSet};
 use tokio::time::{Instant, timeout_at};
 use tokio_util::sync::CancellationToken;
 
@@ -30,6 +39,8 @@ pub struct Informe {
     pub atendidas: usize,
     /// Conexiones abortadas al vencer el plazo.
     pub cortadas: usize,
+    /// Conexiones cuya tarea entró en pánico.
+    pub fallidas: usize,
 }
 
 /// Atiende conexiones hasta que cancelan `parar` (o se cierra el canal) y
@@ -51,14 +62,16 @@ where
             // `biased`: si ya cancelaron, no se acepta ni una conexión más.
             biased;
             _ = parar.cancelled() => break true,
+            // Recoger las que acaban mientras se sirve, para que el JoinSet no
+            // crezca sin límite (y antes que aceptar: una riada de conexiones
+            // no puede dejar sin recoger las terminadas).
+            Some(resultado) = en_curso.join_next() => apunta(&mut informe, resultado),
             conexion = conexiones.recv() => match conexion {
                 Some(conexion) => {
                     en_curso.spawn(atiende(conexion));
                 }
                 None => break false,
             },
-            // Recoger las que acaban, para que el JoinSet no crezca sin límite.
-            Some(_) = en_curso.join_next() => informe.atendidas += 1,
         }
     };
     // El plazo cuenta desde la cancelación, una sola vez para todo el grupo.
@@ -69,19 +82,26 @@ where
             None => Ok(en_curso.join_next().await),
         };
         match siguiente {
-            Ok(Some(_)) => informe.atendidas += 1,
+            Ok(Some(resultado)) => apunta(&mut informe, resultado),
             Ok(None) => return informe,
             Err(_plazo_vencido) => break,
         }
     }
-    // Venció el plazo: abortar lo que queda y esperar a que la cancelación se complete.
+    // Venció el plazo: abortar lo que queda y esperar a que la cancelación se
+    // complete. Cada resultado dice lo que pasó: una conexión que estaba en
+    // pleno sondeo en otro hilo cuando llegó el abort puede haber terminado.
     en_curso.abort_all();
     while let Some(resultado) = en_curso.join_next().await {
-        match resultado {
-            // Acabó justo antes de que llegara el abort: su trabajo está hecho.
-            Ok(()) => informe.atendidas += 1,
-            Err(_) => informe.cortadas += 1,
-        }
+        apunta(&mut informe, resultado);
     }
     informe
+}
+
+/// Apunta en el informe cómo acabó una conexión.
+fn apunta(informe: &mut Informe, resultado: Result<(), JoinError>) {
+    match resultado {
+        Ok(()) => informe.atendidas += 1,
+        Err(error) if error.is_panic() => informe.fallidas += 1,
+        Err(_cancelada) => informe.cortadas += 1,
+    }
 }

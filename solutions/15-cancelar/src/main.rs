@@ -35,7 +35,7 @@ async fn main() {
             }
         }
     });
-    let mut lector = LectorDeTramas::new(lee);
+    let mut lector = LectorDeTramas::new(lee, 1024);
     let mut latido = tokio::time::interval(Duration::from_millis(2));
     let mut latidos = 0;
     loop {

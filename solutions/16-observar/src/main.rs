@@ -74,7 +74,10 @@ fn main() {
             ms(ultima.ocupado[w])
         );
     }
-    println!("   atascados (100 ms despiertos y quietos del todo): {:?}", atascados(&muestras, Duration::from_millis(100)));
+    println!(
+        "   atascados (100 ms despiertos y quietos del todo): {:?}",
+        atascados(&muestras, Duration::from_millis(100))
+    );
     parar.store(true, Ordering::Relaxed);
     drop(soltar);
     rt.shutdown_timeout(Duration::from_secs(1));
@@ -87,7 +90,7 @@ fn main() {
     });
 }
 
-/// Milisegundos con un decimal y coma decimal («2,3»).
+/// Milisegundos con un decimal, como los escribe el libro («2,3»).
 fn ms(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1000.0).replace('.', ",")
+    medidas::numero(d.as_secs_f64() * 1000.0, 1)
 }

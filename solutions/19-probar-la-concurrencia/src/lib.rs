@@ -4,6 +4,7 @@
 //! `cargo run -p soluciones-19` muestra cada solución en marcha.
 
 pub mod aparca;
+pub mod azar;
 pub mod reintenta;
 pub mod roba;
 pub mod servidor;

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use probar::aparca::Dormitorio;
+use probar::azar::Azar;
 use probar::reintenta::{Politica, ingresa};
 use probar::roba::{Cola, roba_mitad};
 use probar::servidor::{Registro, servidor};
@@ -37,12 +38,12 @@ fn main() {
         }
     });
     println!(
-        "aparca: loom recorrió {} entrelazados (cota 2) sin perder un aviso, en {:?}",
+        "aparca: loom recorrió {} entrelazados (cota 2) sin perder un aviso, en {}",
         ejecuciones.load(std::sync::atomic::Ordering::Relaxed),
-        inicio.elapsed()
+        ms(inicio.elapsed())
     );
 
-    // 2. shuttle: 10.000 planificaciones de dos robos cruzados y un dueño que saca.
+    // 2. shuttle: 10 000 planificaciones de dos robos cruzados y un dueño que saca.
     let inicio = Instant::now();
     shuttle::check_random(
         || {
@@ -59,9 +60,10 @@ fn main() {
         },
         10_000,
     );
-    println!("roba_mitad: 10000 planificaciones de shuttle sin perder ni duplicar, en {:?}", inicio.elapsed());
+    println!("roba_mitad: 10 000 planificaciones de shuttle sin perder ni duplicar, en {}", ms(inicio.elapsed()));
 
-    // 3. turmoil: 10 s de red partida y un cliente que reintenta con espera exponencial.
+    // 3. turmoil: 10 s de red partida para dos clientes que empiezan a la vez y reintentan
+    // con espera exponencial acotada y jitter, cada uno con su semilla.
     let registro = Arc::new(Mutex::new(Registro::default()));
     let mut sim = turmoil::Builder::new()
         .min_message_latency(Duration::from_millis(10))
@@ -72,26 +74,55 @@ fn main() {
         .build();
     let r = Arc::clone(&registro);
     sim.host("servidor", move || servidor(Arc::clone(&r)));
-    sim.client("cliente", async move {
-        let socket = UdpSocket::bind((IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)).await?;
-        let p = Politica {
-            plazo: Duration::from_millis(100),
-            espera_inicial: Duration::from_millis(100),
-            espera_max: Duration::from_secs(2),
-            intentos: 40,
-        };
-        let saldo = ingresa(&socket, 1, 10, &p).await.map_err(|e| format!("{e:?}"))?;
-        println!("reintenta: saldo {saldo} a los {:?} simulados", turmoil::sim_elapsed().unwrap_or_default());
-        Ok(())
-    });
-    sim.partition_oneway("servidor", "cliente");
+    for (id, semilla) in [(1u64, 1u64), (2, 2)] {
+        sim.client(format!("cliente-{id}"), async move {
+            let socket = UdpSocket::bind((IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)).await?;
+            let p = Politica {
+                plazo: Duration::from_millis(100),
+                espera_inicial: Duration::from_millis(100),
+                espera_max: Duration::from_secs(2),
+                intentos: 40,
+            };
+            let mut azar = Azar::con_semilla(semilla);
+            let saldo = ingresa(&socket, id, 10, &p, &mut azar).await.map_err(|e| format!("{e:?}"))?;
+            let cuando = turmoil::sim_elapsed().unwrap_or_default();
+            println!(
+                "reintenta: el cliente {id} ingresó (saldo {saldo}) a los {} ms simulados",
+                miles(cuando.as_millis())
+            );
+            Ok(())
+        });
+        sim.partition_oneway("servidor", format!("cliente-{id}"));
+    }
     let mut reparada = false;
     while !sim.step().expect("la simulación falló") {
         if !reparada && sim.elapsed() >= Duration::from_secs(10) {
-            sim.repair_oneway("servidor", "cliente");
+            for id in [1, 2] {
+                sim.repair_oneway("servidor", format!("cliente-{id}"));
+            }
             reparada = true;
         }
     }
     let r = registro.lock().unwrap();
-    println!("reintenta: {} peticiones llegaron al servidor; saldo final {}", r.peticiones.len(), r.saldo);
+    let de = |id: u64| -> Vec<u128> { r.peticiones.iter().filter(|p| p.1 == id).map(|(t, _)| t.as_millis()).collect() };
+    for id in [1, 2] {
+        let llegadas: Vec<String> = de(id).into_iter().map(miles).collect();
+        println!("reintenta: peticiones del cliente {id}, en ms: {}", llegadas.join(", "));
+    }
+    let juntas = de(1).iter().skip(1).filter(|t| de(2).contains(t)).count();
+    println!(
+        "reintenta: {} peticiones llegaron al servidor; tras la primera, {juntas} de los dos clientes a la vez; saldo final {}",
+        r.peticiones.len(),
+        r.saldo
+    );
+}
+
+/// Un entero como lo escribe el libro («10 070», «1234»).
+fn miles(n: u128) -> String {
+    medidas::numero(n as f64, 0)
+}
+
+/// Milisegundos con coma decimal, como los escribe el libro («12,5 ms»).
+fn ms(d: Duration) -> String {
+    format!("{} ms", medidas::numero(d.as_secs_f64() * 1000.0, 1))
 }

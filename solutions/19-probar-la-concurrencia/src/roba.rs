@@ -1,4 +1,4 @@
-//! Ejercicio 2: un robo que aguanta 10.000 planificaciones de shuttle.
+//! Ejercicio 2: un robo que aguanta 10 000 planificaciones de shuttle.
 //!
 //! Cada trabajador del capítulo 09 tiene su `Cola`; el que se queda sin
 //! trabajo roba la mitad de la cola de otro. Escribe `roba_mitad` con los
@@ -14,7 +14,10 @@
 //!    candado y vuelves a tomarlo para sacar, el dueño puede haber sacado
 //!    tareas entre medias.
 //!
-//! Ninguna tarea se pierde ni se duplica, pase lo que pase a la vez.
+//! Ninguna tarea se pierde ni se duplica, pase lo que pase a la vez. Y las
+//! cantidades también cuentan: con dos ladrones a la vez, cada robo se lleva
+//! la mitad de lo que la víctima tenía en ese momento, no de lo que tenía
+//! cuando contó.
 
 use std::collections::VecDeque;
 

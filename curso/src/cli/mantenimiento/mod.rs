@@ -1,15 +1,16 @@
 //! `cargo curso mantenimiento ...`: las órdenes de quien mantiene el curso.
 //!
 //! Las que reescriben archivos versionados (`fija-iniciales`, `graficas`,
-//! `mide`) se niegan si esos archivos difieren de `HEAD` (salvo `--forzar`),
+//! `mide`, `trazas`) se niegan si esos archivos difieren de `HEAD` (salvo `--forzar`),
 //! preguntan antes (salvo `--si`) y dicen qué cambiaron.
 //!
 //! Una función corta por orden: [`revisar`] (comprobar, estilo, ortografía,
-//! navegador) y [`medir`] (ciclo, mediciones, gráficas); aquí, los
-//! iniciales y el preprocesador.
+//! navegador), [`medir`] (ciclo, mediciones, gráficas) y [`trazas`] (las
+//! trazas grabadas de Tokio); aquí, los iniciales y el preprocesador.
 
 mod medir;
 mod revisar;
+mod trazas;
 
 use std::path::{Path, PathBuf};
 
@@ -84,6 +85,15 @@ pub enum Orden {
         #[arg(value_name = "ARGUMENTOS", help_heading = "Argumentos", trailing_var_arg = true)]
         argumentos: Vec<String>,
     },
+    /// Vuelve a grabar las trazas del Tokio de verdad (capítulo 8) en esta máquina y comprueba que cuadran
+    #[command(help_template = PLANTILLA, next_help_heading = "Opciones")]
+    Trazas {
+        /// La máquina donde grabas, con su clave de curso/maquinas.toml (por ejemplo, epyc-2026-12)
+        #[arg(long, value_name = "CLAVE")]
+        maquina: String,
+        #[command(flatten)]
+        reescritura: Reescritura,
+    },
     /// Vuelve a fijar el código inicial de los ejercicios (exercises/iniciales.toml)
     #[command(name = "fija-iniciales", help_template = PLANTILLA, next_help_heading = "Opciones")]
     FijaIniciales {
@@ -114,6 +124,7 @@ pub fn ejecutar(raiz: &Path, orden: Orden) -> Result<(), Error> {
         Orden::Ciclo { sin_frio } => medir::ciclo(raiz, sin_frio),
         Orden::Mide { rapido, capitulo, reescritura } => medir::mide(raiz, rapido, capitulo.as_deref(), reescritura),
         Orden::Graficas { reescritura } => medir::graficas(raiz, reescritura),
+        Orden::Trazas { maquina, reescritura } => trazas::trazas(raiz, &maquina, reescritura),
         Orden::FijaIniciales { reescritura } => fija_iniciales(&Curso::cargar(raiz)?, reescritura),
         Orden::Preprocesador { nombre, argumentos } => preprocesador(&nombre, &argumentos),
     }

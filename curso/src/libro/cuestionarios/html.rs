@@ -48,7 +48,11 @@ pub fn valor_medido(registro: &RegistroDelCapitulo, medicion: &Medicion) -> Resu
     let dato = match datos.as_slice() {
         [uno] => uno,
         [] => {
-            return Err(format!("ningún dato de {} tiene un «que» que empiece por «{}»", registro.ruta(), medicion.que));
+            return Err(format!(
+                "ningún dato de {} tiene un «que» que empiece por «{}»",
+                registro.ruta(),
+                medicion.que
+            ));
         }
         varios => {
             return Err(format!(
@@ -184,12 +188,17 @@ fn numero(p: &Pregunta, m: &Medicion, id: &str, ctx: &Contexto) -> Result<String
     let v = valor_medido(ctx.registro, m)?;
     let maquina = ctx.maquinas.get(&v.maquina).ok_or_else(|| format!("la máquina «{}» no existe", v.maquina))?;
     let (minimo, maximo) = (v.numero * (1.0 - m.margen as f64 / 100.0), v.numero * (1.0 + m.margen as f64 / 100.0));
-    let unidad = if v.unidad.is_empty() { String::new() } else { format!(", en {}", escapar(&v.unidad)) };
+    let unidad = match v.unidad.as_str() {
+        "" => String::new(),
+        "s" => ", en segundos".to_string(),
+        "veces" => " (cuántas veces)".to_string(),
+        otra => format!(", en {}", escapar(otra)),
+    };
     Ok(format!(
         "<div class=\"pregunta-campo\"><label for=\"{id}-valor\">Tu respuesta{unidad}</label> <input type=\"text\" \
          inputmode=\"decimal\" autocomplete=\"off\" id=\"{id}-valor\" name=\"{id}\" data-valor=\"{}\" \
          data-margen=\"{}\"></div>\n<div class=\"pregunta-explicacion\" hidden><p>La lección midió <strong>{}</strong> \
-         en la {} ({}, {}). Vale cualquier respuesta entre {} y {}.</p>{}</div>\n",
+         en la {}: {}, {}. Vale cualquier respuesta entre {} y {}.</p>{}</div>\n",
         v.numero,
         m.margen,
         escapar(&v.texto),
@@ -202,11 +211,11 @@ fn numero(p: &Pregunta, m: &Medicion, id: &str, ctx: &Contexto) -> Result<String
     ))
 }
 
-/// Un número con coma decimal y a lo sumo dos decimales.
+/// Un número como lo escribe el libro ([`medidas::numero`]: coma decimal,
+/// miles separados a partir de cinco cifras), con a lo sumo dos decimales.
 fn con_coma(x: f64) -> String {
-    let texto = format!("{x:.2}");
-    let texto = texto.trim_end_matches('0').trim_end_matches('.');
-    texto.replace('.', ",")
+    let texto = medidas::numero(x, 2);
+    texto.trim_end_matches('0').trim_end_matches(',').to_string()
 }
 
 /// Markdown en HTML, como lo escribe mdbook (puntuación tipográfica,
@@ -337,5 +346,7 @@ mod pruebas {
         assert!(valor_medido(&registro, &falta).unwrap_err().contains("ningún dato"));
         assert_eq!(con_coma(97.7942), "97,79");
         assert_eq!(con_coma(20.0), "20");
+        assert_eq!(con_coma(21121.9), "21 121,9");
+        assert_eq!(con_coma(100.0), "100");
     }
 }

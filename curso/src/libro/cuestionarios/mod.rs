@@ -311,8 +311,15 @@ pub fn html_del_capitulo(
 pub fn revela(leido: &Leido) -> String {
     let mut texto = String::from("**Qué idea equivocada revela cada pregunta del cuestionario:**\n\n");
     for (i, p) in leido.cuestionario.pregunta.iter().enumerate() {
-        let clase = p.tipo.etiqueta(p.varias);
-        texto.push_str(&format!("{}. *{clase}* {}\n", i + 1, p.revela.trim().replace('\n', " ")));
+        let clase = match p.tipo {
+            Clase::Eleccion if p.varias => "Varias ciertas.",
+            Clase::Eleccion => "Elección.",
+            Clase::Imprime => "¿Qué imprime?",
+            Clase::Compila => "¿Compila?",
+            Clase::Termina => "¿Termina?",
+            Clase::Numero => "Un número.",
+        };
+        texto.push_str(&format!("{}. **{clase}** {}\n", i + 1, p.revela.trim().replace('\n', " ")));
     }
     texto
 }
@@ -370,6 +377,6 @@ salida = "hola"
         let l = leido(
             "[[pregunta]]\nid = \"a\"\ntipo = \"eleccion\"\nenunciado = \"x\"\nrevela = \"Creer que `join!` crea tareas.\"\n",
         );
-        assert!(revela(&l).contains("1. *Elige una respuesta* Creer que `join!` crea tareas."));
+        assert!(revela(&l).contains("1. **Elección.** Creer que `join!` crea tareas."));
     }
 }

@@ -17,6 +17,7 @@ const QUE: [&str; 7] = ["lanza", "empieza", "acaba", "termina", "duerme", "despi
 /// Los contadores de cada trabajador en una muestra; los que no pueden bajar
 /// son todos menos el primero (la profundidad de la cola local).
 const CONTADORES: usize = 6;
+const NOMBRES: [&str; CONTADORES] = ["cola", "robadas", "robos", "desbordes", "sondeos", "locales"];
 
 /// Lo que se comprueba de una orden de grabación.
 pub fn orden_valida(orden: &str) -> Vec<String> {
@@ -155,8 +156,8 @@ pub fn grabado(v: &Value) -> Vec<String> {
                     for k in 1..CONTADORES {
                         if c[k] < contadores[w][k] {
                             p.push(format!(
-                                "{donde}: el contador {k} del trabajador {w} baja de {} a {}",
-                                contadores[w][k], c[k]
+                                "{donde}: el contador «{}» del trabajador {w} baja de {} a {}",
+                                NOMBRES[k], contadores[w][k], c[k]
                             ));
                         }
                         contadores[w][k] = contadores[w][k].max(c[k]);

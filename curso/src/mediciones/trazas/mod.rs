@@ -210,3 +210,29 @@ pub fn comprobar(curso: &Curso) -> Vec<Problema> {
     }
     problemas
 }
+
+/// La sección «Trazas grabadas» de la página «Mediciones»: cada traza, con
+/// su máquina, su versión de Tokio y la orden que la grabó (vacía si no hay).
+pub fn seccion(curso: &Curso) -> String {
+    let (trazas, _) = registradas(curso);
+    if trazas.is_empty() {
+        return String::new();
+    }
+    let mut t = String::from(
+        "\n## Trazas grabadas\n\nEjecuciones de verdad, grabadas evento a evento, que los capítulos enseñan en el \
+         reproductor. Cada ejecución es distinta: `cargo curso mantenimiento trazas --maquina CLAVE` las vuelve a \
+         grabar con su orden.\n\n| traza | qué es | máquina | Tokio | orden |\n|---|---|---|---|---|\n",
+    );
+    for x in &trazas {
+        let nombre = x.archivo.rsplit('/').next().unwrap_or(&x.archivo);
+        t.push_str(&format!(
+            "| [`{nombre}`]({}.md) | {} | `{}` | {} | `{}` |\n",
+            x.capitulo,
+            x.que.replace('|', "\\|"),
+            x.maquina,
+            x.tokio,
+            x.orden
+        ));
+    }
+    t
+}

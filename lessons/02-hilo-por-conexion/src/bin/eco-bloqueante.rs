@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use leccion_02::{
     Foto, Limites, OpcionesEco, TOPE_DE_LA_LECCION, arranca_servidor, asegura_descriptores, kib, mib, ronda,
 };
+use medidas::{entero, numero};
 
 fn main() {
     let opciones: OpcionesEco = opciones::de_la_linea_de_ordenes();
@@ -74,26 +75,40 @@ fn demo(clientes: usize, mensajes: usize) -> std::io::Result<()> {
     }
 
     let total = clientes * mensajes;
-    println!("Clientes conectados a la vez:    {clientes}");
-    println!("Hilos del servidor a la vez:     {} (pico)", contadores.pico.load(Ordering::SeqCst));
-    println!("Tiempo en conectarlos todos:     {:.1} ms", conectar.as_secs_f64() * 1e3);
+    println!("Clientes conectados a la vez:    {}", entero(clientes as u64));
+    println!("Hilos del servidor a la vez:     {} (pico)", entero(contadores.pico.load(Ordering::SeqCst) as u64));
+    println!("Tiempo en conectarlos todos:     {} ms", numero(conectar.as_secs_f64() * 1e3, 1));
     println!(
-        "Ecos:                            {bien} de {total} correctos (64 B cada uno) en {:.1} ms",
-        intercambio.as_secs_f64() * 1e3
+        "Ecos:                            {} de {} correctos (64 B cada uno) en {} ms",
+        entero(bien as u64),
+        entero(total as u64),
+        numero(intercambio.as_secs_f64() * 1e3, 1)
     );
     match (antes, con_todas) {
         (Some(a), Some(d)) => {
             let v = d.virtual_.saturating_sub(a.virtual_) as f64;
             let r = d.residente.saturating_sub(a.residente) as f64;
             let n = clientes as f64;
-            println!("Hilos del proceso (/proc):       {} con todas las conexiones abiertas", d.hilos);
-            println!("Memoria virtual (VmSize):        +{:.1} MiB = {:.1} KiB por conexión", mib(v), kib(v / n));
-            println!("Memoria residente (VmRSS):       +{:.1} MiB = {:.1} KiB por conexión", mib(r), kib(r / n));
+            println!("Hilos del proceso (/proc):       {} con todas las conexiones abiertas", entero(d.hilos));
+            println!(
+                "Memoria virtual (VmSize):        +{} MiB = {} KiB por conexión",
+                numero(mib(v), 1),
+                numero(kib(v / n), 1)
+            );
+            println!(
+                "Memoria residente (VmRSS):       +{} MiB = {} KiB por conexión",
+                numero(mib(r), 1),
+                numero(kib(r / n), 1)
+            );
         }
         _ => println!("Memoria:                         no disponible (este sistema no tiene /proc)"),
     }
     if bien != total {
-        return Err(std::io::Error::other(format!("solo {bien} de {total} ecos llegaron bien")));
+        return Err(std::io::Error::other(format!(
+            "solo {} de {} ecos llegaron bien",
+            entero(bien as u64),
+            entero(total as u64)
+        )));
     }
     Ok(())
 }

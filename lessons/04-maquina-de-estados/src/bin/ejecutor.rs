@@ -18,6 +18,7 @@ use leccion_04::ejecutor::{MiniEjecutor, block_on};
 use leccion_04::maquina::DosPasos;
 use leccion_04::temporizador::Temporizador;
 use leccion_04::{Opciones, activa_traza};
+use medidas::numero;
 
 /// Un waker que solo cuenta cuántas veces lo llaman.
 struct CuentaDespertares(AtomicUsize);
@@ -76,7 +77,10 @@ fn main() {
     println!("2. block_on con un Temporizador de {} ms:", plazo.as_millis());
     let inicio = Instant::now();
     block_on(Trazado { nombre: "Temporizador", sondeos: 0, future: Box::pin(Temporizador::new(plazo)) });
-    println!("   terminó en {:.1} ms con el hilo dormido mientras tanto", inicio.elapsed().as_secs_f64() * 1000.0);
+    println!(
+        "   terminó en {} ms con el hilo dormido mientras tanto",
+        numero(inicio.elapsed().as_secs_f64() * 1000.0, 1)
+    );
 
     let pasos = if opciones.rapido { 2 } else { 3 };
     println!();

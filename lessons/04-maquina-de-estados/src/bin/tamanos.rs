@@ -14,6 +14,7 @@ use std::time::Duration;
 use leccion_04::ceder::ceder;
 use leccion_04::maquina::{DosPasos, dos_pasos};
 use leccion_04::{AsignadorContador, Opciones, pedido_hasta_ahora};
+use medidas::{entero, numero};
 
 #[global_allocator]
 static ASIGNADOR: AsignadorContador = AsignadorContador;
@@ -84,7 +85,7 @@ async fn a_la_vez() -> u64 {
 // ANCHOR_END: anidados
 
 fn fila(que: &str, bytes: usize) {
-    println!("  {que:<52} {bytes:>6} B");
+    println!("  {que:<52} {:>6} B", entero(bytes as u64));
 }
 
 fn main() {
@@ -118,7 +119,7 @@ fn main() {
 
     let tareas = if opciones.rapido { 100 } else { 10_000 };
     println!();
-    println!("Memoria que pide tokio::spawn por tarea ({tareas} tareas de cada clase):");
+    println!("Memoria que pide tokio::spawn por tarea ({} tareas de cada clase):", entero(tareas));
     runtime.block_on(async move {
         por_tarea("async {}", tareas, || async {}).await;
         por_tarea("async { sleep(1 ms).await }", tareas, move || async move {
@@ -150,5 +151,10 @@ where
     }
     let bytes = (bytes_despues - bytes_antes) as f64 / n as f64;
     let reservas = (reservas_despues - reservas_antes) as f64 / n as f64;
-    println!("  {que:<32} future de {tamano:>5} B -> {bytes:>7.1} B por tarea en {reservas:.2} reservas");
+    println!(
+        "  {que:<32} future de {:>5} B -> {:>7} B por tarea en {} reservas",
+        entero(tamano as u64),
+        numero(bytes, 1),
+        numero(reservas, 2)
+    );
 }

@@ -12,13 +12,15 @@ use plotters::prelude::*;
 
 use leccion_05::{Escenario, csv_por_defecto, lee_csv, svg_por_defecto};
 
-fn color(escenario: Escenario) -> RGBColor {
-    match escenario {
-        Escenario::SoloLigeras => RGBColor(0x7f, 0x8c, 0x8d),
-        Escenario::DentroDeLaTarea => RGBColor(0xc0, 0x39, 0x2b),
-        Escenario::SpawnBlocking => RGBColor(0x29, 0x80, 0xb9),
-        Escenario::Rayon => RGBColor(0x27, 0xae, 0x60),
-    }
+/// La serie de cada escenario en el estilo común: color, marcador y trazo
+/// (el color nunca va solo). (b), la que se dispara, es la roja con círculos.
+fn serie(escenario: Escenario) -> graficas::Serie {
+    graficas::serie(match escenario {
+        Escenario::SoloLigeras => 5,
+        Escenario::DentroDeLaTarea => 0,
+        Escenario::SpawnBlocking => 1,
+        Escenario::Rayon => 2,
+    })
 }
 
 fn dibuja(filas: &[(String, u64, f64)], svg: &Path) -> Result<(), Box<dyn std::error::Error>> {
@@ -48,11 +50,8 @@ fn dibuja(filas: &[(String, u64, f64)], svg: &Path) -> Result<(), Box<dyn std::e
         if puntos.is_empty() {
             continue;
         }
-        let c = color(escenario);
-        grafica
-            .draw_series(LineSeries::new(puntos, c.stroke_width(2)))?
-            .label(escenario.etiqueta())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+        let s = serie(escenario);
+        grafica.draw_series(s.linea(puntos))?.label(escenario.etiqueta()).legend(move |p| s.muestra(p));
     }
     estilo
         .leyenda(&mut grafica.configure_series_labels())

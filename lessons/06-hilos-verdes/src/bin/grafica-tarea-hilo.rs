@@ -33,17 +33,14 @@ fn dibuja(filas: &[(String, u64, f64)], svg: &Path) -> Result<(), Box<dyn std::e
         .x_desc("N (hilos o tareas vivos a la vez)")
         .y_desc("memoria residente añadida (MiB)")
         .draw()?;
-    for (tipo, etiqueta, c) in [
-        ("hilos", "hilos del sistema (pila por defecto)", RGBColor(0xc0, 0x39, 0x2b)),
-        ("tareas", "tareas de Tokio", RGBColor(0x27, 0xae, 0x60)),
+    // El estilo común: cada serie, su color, su marcador y su trazo (el color nunca va solo).
+    for (tipo, etiqueta, s) in [
+        ("hilos", "hilos del sistema (pila por defecto)", graficas::serie(0)),
+        ("tareas", "tareas de Tokio", graficas::serie(2)),
     ] {
         let puntos: Vec<(f64, f64)> =
             filas.iter().filter(|f| f.0 == tipo).map(|f| (f.1 as f64, f.2 / 1024.0)).collect();
-        grafica
-            .draw_series(LineSeries::new(puntos.clone(), c.stroke_width(3)))?
-            .label(etiqueta)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
-        grafica.draw_series(puntos.into_iter().map(|p| Circle::new(p, 4, c.filled())))?;
+        grafica.draw_series(s.linea(puntos).grosor(3))?.label(etiqueta).legend(move |p| s.muestra(p));
     }
     estilo
         .leyenda(&mut grafica.configure_series_labels())

@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use leccion_06::csv_tarea_hilo;
-use medidas::campo_de_proc;
+use medidas::{campo_de_proc, entero, numero};
 use opciones::clap::{self, Parser};
 
 /// Las opciones de `tarea-frente-a-hilo`.
@@ -203,10 +203,13 @@ fn main() {
     let (hilo, fijado) = cambio_entre_hilos(vueltas);
     let tarea = cambio_entre_tareas(vueltas);
     let nota = if fijado { "los dos hilos en el mismo núcleo" } else { "sin fijar los hilos a un núcleo" };
-    println!("Pasarse el turno {vueltas} veces de ida y vuelta:");
-    println!("  cambio entre hilos:  {:>8.0} ns por cambio ({nota})", hilo.as_nanos() as f64);
-    println!("  cambio entre tareas: {:>8.0} ns por cambio (runtime de un hilo)", tarea.as_nanos() as f64);
-    println!("  un cambio entre hilos cuesta {:.0} veces uno entre tareas", hilo.as_secs_f64() / tarea.as_secs_f64());
+    println!("Pasarse el turno {} veces de ida y vuelta:", entero(vueltas as u64));
+    println!("  cambio entre hilos:  {:>8} ns por cambio ({nota})", entero(hilo.as_nanos() as u64));
+    println!("  cambio entre tareas: {:>8} ns por cambio (runtime de un hilo)", entero(tarea.as_nanos() as u64));
+    println!(
+        "  un cambio entre hilos cuesta {} veces uno entre tareas",
+        numero(hilo.as_secs_f64() / tarea.as_secs_f64(), 0)
+    );
     println!();
 
     println!("Memoria residente (VmRSS) que añaden N hilos o N tareas dormidas:");
@@ -221,8 +224,13 @@ fn main() {
         }
         let (kh, kt) = (h as f64 / 1024.0, t as f64 / 1024.0);
         csv.push_str(&format!("hilos,{n},{kh:.1}\ntareas,{n},{kt:.1}\n"));
-        let razon = if t > 0 { format!("{:.0}", h as f64 / t as f64) } else { "-".into() };
-        println!("{n:>8} {:>14.2} {:>14.2} {razon:>10}", kh / n as f64, kt / n as f64);
+        let razon = if t > 0 { numero(h as f64 / t as f64, 0) } else { "-".into() };
+        println!(
+            "{:>8} {:>14} {:>14} {razon:>10}",
+            entero(n as u64),
+            numero(kh / n as f64, 2),
+            numero(kt / n as f64, 2)
+        );
     }
     if !disponible {
         println!("(este sistema no tiene /proc/self/status: no hay memoria residente que leer)");

@@ -100,6 +100,7 @@ mod real {
             Muestra { global: m.global_queue_depth() as u64, trabajadores }
         }
 
+        // ANCHOR: anota
         fn anota(&self, que: Que, id: Option<u64>, padre: Option<u64>) {
             if !self.activa.load(Ordering::Acquire) {
                 return;
@@ -112,6 +113,7 @@ mod real {
             let t = d.inicio.elapsed();
             d.eventos.push(Anotado { t, que, id, padre, trabajador, muestra });
         }
+        // ANCHOR_END: anota
 
         fn aparca(&self, dormido: bool) {
             if let Some(w) = tokio::runtime::worker_index()
@@ -146,6 +148,7 @@ mod real {
 
     fn runtime(trabajadores: usize, g: &Arc<Grabadora>) -> Runtime {
         let (a, b, c, d, e, f) = (g.clone(), g.clone(), g.clone(), g.clone(), g.clone(), g.clone());
+        // ANCHOR: ganchos
         let rt = Builder::new_multi_thread()
             .worker_threads(trabajadores)
             .on_task_spawn(move |m| {
@@ -159,6 +162,7 @@ mod real {
             .on_thread_unpark(move || f.aparca(false))
             .build()
             .unwrap_or_else(|e| fallo(&format!("no se pudo crear el runtime: {e}")));
+        // ANCHOR_END: ganchos
         let _ = g.metricas.set(rt.metrics());
         rt
     }
@@ -195,9 +199,8 @@ mod real {
             }
             Carga::Robo => {
                 let raiz = rt.spawn(async {
-                    let hijas: Vec<_> = (0..HIJAS as u64)
-                        .map(|i| tokio::spawn(async move { calcula(i, VUELTAS_HIJA_ROBO) }))
-                        .collect();
+                    let hijas: Vec<_> =
+                        (0..HIJAS as u64).map(|i| tokio::spawn(async move { calcula(i, VUELTAS_HIJA_ROBO) })).collect();
                     calcula(99, VUELTAS_LARGA_ROBO);
                     hijas
                 });

@@ -154,7 +154,8 @@ pub fn leer(json: &str) -> Result<Grabacion, String> {
     let numero = |k: &str| campo(k)?.as_u64().ok_or(format!("«{k}» no es un número"));
     let cadena = |k: &str| campo(k)?.as_str().map(str::to_string).ok_or(format!("«{k}» no es un texto"));
     let nombre = cadena("carga")?;
-    let carga = Carga::TODAS.into_iter().find(|c| c.nombre() == nombre).ok_or(format!("carga desconocida «{nombre}»"))?;
+    let carga =
+        Carga::TODAS.into_iter().find(|c| c.nombre() == nombre).ok_or(format!("carga desconocida «{nombre}»"))?;
     let lugares: Vec<String> = campo("lugares")?
         .as_array()
         .ok_or("«lugares» no es una lista")?
@@ -203,7 +204,8 @@ fn leer_evento(fila: &Value, lugares: &[String]) -> Result<Evento, String> {
     let global = m.first().and_then(Value::as_u64).ok_or("muestra sin cola global")?;
     let mut trabajadores = Vec::new();
     for c in &m[1..] {
-        let c: Vec<u64> = c.as_array().ok_or("contadores que no son una lista")?.iter().filter_map(Value::as_u64).collect();
+        let c: Vec<u64> =
+            c.as_array().ok_or("contadores que no son una lista")?.iter().filter_map(Value::as_u64).collect();
         let [cola, robadas, robos, desbordes, sondeos, locales] = c[..] else {
             return Err(format!("se esperaban {} contadores por trabajador", CONTADORES.len()));
         };

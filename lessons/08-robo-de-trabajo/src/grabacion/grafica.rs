@@ -1,7 +1,8 @@
 //! La línea de tiempo de una ejecución grabada: una fila por trabajador y un
 //! rectángulo por sondeo, del color (y con la letra) de cómo le llegó la
-//! tarea al trabajador; en gris, los ratos en que dormía. La dibujan los
-//! programas `grafica-tokio-*` con el estilo común de `graficas`.
+//! tarea al trabajador; rayados en gris, los ratos en que dormía. La
+//! leyenda enseña lo mismo: cada color con su letra dentro y el rayado. La
+//! dibujan los programas `grafica-tokio-*` con el estilo común de `graficas`.
 
 use std::path::Path;
 
@@ -16,15 +17,18 @@ use super::LineaDeTiempo;
 pub const ANCHO: u32 = 900;
 pub const ALTO: u32 = 440;
 
-/// Cómo llegó cada tarea, con su color y la letra que lleva encima si cabe:
-/// el color nunca va solo.
+/// Cómo llegó cada tarea, con su color y la letra que la acompaña si cabe:
+/// el color nunca va solo. Los cuatro colores se distinguen también en gris
+/// (de más oscuro a más claro: ranura, cola local, global, robada).
 pub const CLASES: [(&str, &str, &str, RGBColor); 4] = [
-    ("sondea", "C", "de su cola local", RGBColor(31, 78, 150)),
-    ("robo", "R", "robada", RGBColor(230, 140, 20)),
-    ("global", "G", "de la cola global", RGBColor(60, 150, 90)),
-    ("ranura", "L", "de la ranura LIFO", RGBColor(130, 40, 120)),
+    ("sondea", "C", "de su cola local", RGBColor(50, 100, 200)),
+    ("robo", "R", "robada", RGBColor(250, 185, 50)),
+    ("global", "G", "de la cola global", RGBColor(110, 190, 120)),
+    ("ranura", "L", "de la ranura LIFO", RGBColor(60, 20, 80)),
 ];
-const SUENO: RGBColor = RGBColor(205, 205, 205);
+
+const SUENO: RGBColor = RGBColor(228, 228, 228);
+const RAYAS_DEL_SUENO: RGBColor = RGBColor(150, 150, 150);
 
 fn clase(como: &str) -> (&'static str, RGBColor) {
     let c = CLASES.iter().find(|c| c.0 == como).unwrap_or(&CLASES[0]);
@@ -61,11 +65,11 @@ pub fn dibuja(l: &LineaDeTiempo, titulo: &str, ruta: &Path) -> Result<(), Box<dy
         .draw()?;
     grafica.draw_series(l.suenos.iter().map(|&(w, a, b)| {
         let y = w as f64;
-        Rectangle::new([(a, y - 0.42), (b, y + 0.42)], SUENO.mix(0.7).filled())
+        graficas::rayado([(a, y - 0.42), (b, y + 0.42)], SUENO, RAYAS_DEL_SUENO)
     }))?;
     // Lo que mide un milisegundo en píxeles de la zona de dibujo (más o menos).
     let px_por_ms = f64::from(ANCHO - 150) / (fin * 1.01);
-    let letra = TextStyle::from(estilo.marcas().into_font()).color(&WHITE).pos(Pos::new(HPos::Center, VPos::Center));
+    let centrada = Pos::new(HPos::Center, VPos::Center);
     for s in &l.sondeos {
         let y = s.trabajador as f64;
         let (marca, color) = clase(s.como);
@@ -73,28 +77,32 @@ pub fn dibuja(l: &LineaDeTiempo, titulo: &str, ruta: &Path) -> Result<(), Box<dy
         let fin_visible = s.fin_ms.max(s.inicio_ms + 1.5 / px_por_ms);
         let caja = [(s.inicio_ms, y - 0.3), (fin_visible, y + 0.3)];
         grafica.draw_series(std::iter::once(Rectangle::new(caja, color.filled())))?;
+        // La letra de cómo llegó y el número de la tarea. En un sondeo
+        // estrecho, la letra va encima y el número dentro, si cabe.
         let ancho = (s.fin_ms - s.inicio_ms) * px_por_ms;
+        let medio = (s.inicio_ms + s.fin_ms) / 2.0;
         if ancho >= 14.0 {
             grafica.draw_series(std::iter::once(Rectangle::new(caja, WHITE.stroke_width(1))))?;
-            // La letra de cómo llegó y el número de la tarea; si no caben, solo el número.
+            let tinta = graficas::tinta(color);
+            let dentro = TextStyle::from(estilo.marcas().into_font()).color(&tinta).pos(centrada);
             let rotulo = if ancho >= 40.0 { format!("{marca} {}", s.tarea) } else { s.tarea.to_string() };
-            grafica.draw_series(std::iter::once(Text::new(
-                rotulo,
-                ((s.inicio_ms + s.fin_ms) / 2.0, y),
-                letra.clone(),
-            )))?;
+            grafica.draw_series(std::iter::once(Text::new(rotulo, (medio, y), dentro)))?;
+        }
+        if (8.0..40.0).contains(&ancho) {
+            let encima = TextStyle::from(estilo.marcas().into_font()).color(&BLACK).pos(centrada);
+            grafica.draw_series(std::iter::once(Text::new(marca.to_string(), (medio, y + 0.42), encima)))?;
         }
     }
     for (_, marca, nombre, color) in CLASES {
         grafica
             .draw_series(std::iter::once(Rectangle::new([(0.0, -10.0), (0.0, -10.0)], color.filled())))?
             .label(format!("{marca}: {nombre}"))
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], color.filled()));
+            .legend(move |p| graficas::muestra_con_letra(p, color, marca, 9, &estilo));
     }
     grafica
         .draw_series(std::iter::once(Rectangle::new([(0.0, -10.0), (0.0, -10.0)], SUENO.filled())))?
-        .label("durmiendo")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], SUENO.filled()));
+        .label("durmiendo (rayado)")
+        .legend(move |p| graficas::muestra_rayada(p, SUENO, RAYAS_DEL_SUENO));
     let mut leyenda = grafica.configure_series_labels();
     estilo
         .leyenda(&mut leyenda)

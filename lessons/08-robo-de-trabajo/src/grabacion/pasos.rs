@@ -367,14 +367,17 @@ impl<'a> Deductor<'a> {
         let termina = inicio.and_then(|k| self.fin[k]).and_then(|(_, t)| t);
         let lanzadas = r.lanzadas[w]
             .filter(|l| l.padre == t)
-            .map_or(String::new(), |l| format!(", después de lanzar {}", tareas(l.cuantas)));
-        let fin = if termina.is_some() { "termina" } else { "no termina: queda pendiente" };
-        ("acaba", format!("La tarea {t} acaba su sondeo en el trabajador {w}{dura}{lanzadas}, y {fin}."))
+            .map_or(String::new(), |l| format!(", después de lanzar {},", tareas(l.cuantas)));
+        let fin = self.desenlace(t, termina);
+        ("acaba", format!("La tarea {t} acaba su sondeo en el trabajador {w}{dura}{lanzadas}{fin}"))
     }
 
     fn lanza(&self, t: usize, padre: Option<usize>, w: Option<usize>, r: &mut Recorrido) -> (&'static str, String) {
         let Some(w) = w else {
-            return ("lanza", format!("Se lanza la tarea {t} desde fuera del runtime: Tokio la pone en la cola global."));
+            return (
+                "lanza",
+                format!("Se lanza la tarea {t} desde fuera del runtime: Tokio la pone en la cola global."),
+            );
         };
         let previa = r.lanzadas[w].filter(|l| Some(l.padre) == padre);
         if let Some(p) = padre {
@@ -417,7 +420,9 @@ impl<'a> Deductor<'a> {
             (0, 0) if d0 == 0 && robo(1).is_some() => (Origen::Robo(1), robo(1)),
             (0, 0) if propia => (Origen::Ranura, None),
             (0, -1) => (Origen::ColaLocal, None),
-            (0, d) if d > 0 && d0 == 0 && robo(d as u64 + 1).is_some() => (Origen::Robo(d as u64 + 1), robo(d as u64 + 1)),
+            (0, d) if d > 0 && d0 == 0 && robo(d as u64 + 1).is_some() => {
+                (Origen::Robo(d as u64 + 1), robo(d as u64 + 1))
+            }
             (0, d) if d > 0 && propia => (Origen::Vuelven(d as u64), None),
             (k, d) if k >= 1 && d == k - 1 => (Origen::Global(k as u64), None),
             _ => (Origen::NoSeSabe, None),
@@ -465,7 +470,10 @@ impl<'a> Deductor<'a> {
                 let que = if k == 1 {
                     format!("roba 1 tarea{a}, la {t}, y la sondea ya")
                 } else {
-                    format!("roba {k} tareas{a}: sondea ya la última que se llevó, la {t}, y deja {} en su cola local", resto(k))
+                    format!(
+                        "roba {k} tareas{a}: sondea ya la última que se llevó, la {t}, y deja {} en su cola local",
+                        resto(k)
+                    )
                 };
                 let suya = victima.map_or(String::new(), |v| {
                     let antes = self.anterior[i].map_or(0, |a| contador(&self.e[a].muestra, v).cola);
@@ -538,9 +546,9 @@ impl<'a> Deductor<'a> {
                 "sondea",
                 format!(
                     "El trabajador {w} {vez} la tarea {t}. Su cola local {} sin robar ni tomar nada de la global: \
-                     son tareas de este trabajador que vuelven a la cola ({k} en la cola y la {t} en la ranura LIFO). \
-                     Son las que cedieron el turno: Tokio las despierta cuando el trabajador se queda sin nada o en \
-                     su mantenimiento.",
+                     son tareas de este trabajador que vuelven (la {t}, a la ranura LIFO, y {k} más, a la cola). Son \
+                     las que cedieron el turno: Tokio las despierta cuando el trabajador se queda sin nada o en su \
+                     mantenimiento.",
                     cambio(d0, d1)
                 ),
             ),
@@ -636,20 +644,34 @@ mod pruebas {
         assert_eq!(
             tipos,
             [
-                "lanza", "despierta", "global", "lanza", "lanza", "lanza", "acaba", "ranura", "despierta", "robo",
-                "sondea", "acaba", "cierre"
+                "lanza",
+                "despierta",
+                "global",
+                "lanza",
+                "lanza",
+                "lanza",
+                "acaba",
+                "ranura",
+                "despierta",
+                "robo",
+                "sondea",
+                "acaba",
+                "cierre"
             ]
         );
         assert!(p[2].texto.contains("toma la tarea 0 de la cola global (se lanzó desde fuera"), "{}", p[2].texto);
         assert!(p[5].texto.contains("La tarea 0 lanza la 3: a la ranura LIFO; la 2 pasa a la cola local"));
-        assert!(p[6].texto.contains("tras 5 µs, después de lanzar 3 tareas, y termina"), "{}", p[6].texto);
+        assert!(p[6].texto.contains("tras 5 µs, después de lanzar 3 tareas, y termina."), "{}", p[6].texto);
         assert!(p[7].texto.contains("justo después de la 0, que la lanzó la última"), "{}", p[7].texto);
-        assert!(p[9].texto.contains("roba 2 tareas al trabajador 0: sondea ya la última que se llevó, la 2, y deja la otra"));
+        assert!(
+            p[9].texto
+                .contains("roba 2 tareas al trabajador 0: sondea ya la última que se llevó, la 2, y deja la otra")
+        );
         assert!(p[9].texto.contains("la del trabajador 0, pasó de 2 a 0; la global sigue en 0"), "{}", p[9].texto);
         assert!(p[9].texto.contains("Dura 2 µs y termina"), "{}", p[9].texto);
         assert!(p[10].texto.contains("del frente de su cola local (llegó con el lote del paso 10)"), "{}", p[10].texto);
         assert!(p[10].texto.contains("El trabajador 1 acaba de publicar sus contadores: 4 robadas en 1 robo"));
-        assert!(p[11].texto.contains("La tarea 3 acaba su sondeo en el trabajador 0 tras 9 µs, y termina"));
+        assert!(p[11].texto.contains("La tarea 3 acaba su sondeo en el trabajador 0 tras 9 µs y termina."));
         assert!(p[12].texto.contains("el trabajador 1, 4 robadas en 1 robo y 0 desbordes"), "{}", p[12].texto);
         // La 3 se sondea mientras pasan otras cosas: su final no cabe en su paso.
         assert_eq!(p[7].estado.columnas[0].sondea, Some(3));

@@ -17,6 +17,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use medidas::mediana_y_extremos as resumen;
+use medidas::{entero, numero};
 
 use leccion_09::cargas::{Carga, Tamanos, Tokio, ejecuta};
 use leccion_09::planificador::{Ejecutor, Robo, UnaCola};
@@ -114,18 +115,18 @@ fn main() {
                         resumen(&de_este).map_or(0.0, |r| r.0)
                     })
                     .collect();
-                let por_hilo: Vec<String> = cpu_por_hilo.iter().map(|c| format!("{c:.1}")).collect();
+                let por_hilo: Vec<String> = cpu_por_hilo.iter().map(|&c| numero(c, 1)).collect();
                 println!(
-                    "{:<14} {:>5} {:<9} {:>8.2} [{:>6.2}-{:>6.2}] {:>8.2} [{:>6.2}-{:>6.2}]  {}",
+                    "{:<14} {:>5} {:<9} {:>8} [{:>6}-{:>6}] {:>8} [{:>6}-{:>6}]  {}",
                     carga.nombre(),
                     hilos,
                     nombre,
-                    ms,
-                    ms_min,
-                    ms_max,
-                    cpu_ms,
-                    cpu_min,
-                    cpu_max,
+                    numero(ms, 2),
+                    numero(ms_min, 2),
+                    numero(ms_max, 2),
+                    numero(cpu_ms, 2),
+                    numero(cpu_min, 2),
+                    numero(cpu_max, 2),
                     por_hilo.join(" + ")
                 );
                 intervalos.insert(*nombre, ((ms_min, ms_max), (cpu_min, cpu_max), ms, cpu_ms));
@@ -183,7 +184,8 @@ fn main() {
     }
 
     println!();
-    println!("Por dónde le llegó el trabajo a cada hilo del ejecutor robo (por ejecución, media de las medidas):");
+    println!("Lo que contó el ejecutor robo, sumando a todos sus trabajadores (por ejecución, media de las medidas;");
+    println!("lo que le llegó a cada trabajador lo cuenta `cargo run -p leccion-09 --release --bin reparto`):");
     println!(
         "{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}  {:>12} {:>16}",
         "carga", "hilos", "robos", "robadas", "desbordes", "del inyector", "robos mín-máx", "inyector mín-máx"
@@ -193,12 +195,12 @@ fn main() {
             "{:<14} {:>5} {:>8} {:>9} {:>10} {:>13}  {:>12} {:>16}",
             carga.nombre(),
             hilos,
-            robos,
-            robadas,
-            desbordes,
-            inyector,
-            format!("{r0}-{r1}"),
-            format!("{i0}-{i1}")
+            entero(robos),
+            entero(robadas),
+            entero(desbordes),
+            entero(inyector),
+            format!("{}-{}", entero(r0), entero(r1)),
+            format!("{}-{}", entero(i0), entero(i1))
         );
     }
 

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use medidas::numero;
 use opciones::clap::{self, Parser};
 
 fn raiz() -> PathBuf {
@@ -87,27 +88,23 @@ fn main() {
         let (ms, mins, maxs) = de(&t_sin);
         println!(
             "  {medida} con la feature traza (sin grabar): mediana {} ms (mín. {} ms, máx. {} ms)",
-            coma(mc),
-            coma(minc),
-            coma(maxc)
+            numero(mc, 2),
+            numero(minc, 2),
+            numero(maxc, 2)
         );
         println!(
             "  {medida} sin la feature traza:              mediana {} ms (mín. {} ms, máx. {} ms)",
-            coma(ms),
-            coma(mins),
-            coma(maxs)
+            numero(ms, 2),
+            numero(mins, 2),
+            numero(maxs, 2)
         );
         if minc <= maxs && mins <= maxc {
             println!(
                 "  {medida}: los intervalos mín.-máx. se solapan; la diferencia de medianas ({} ms) no se distingue aquí",
-                coma(mc - ms)
+                numero(mc - ms, 2)
             );
         } else {
-            println!("  {medida}: los intervalos no se solapan; diferencia de medianas {} ms", coma(mc - ms));
+            println!("  {medida}: los intervalos no se solapan; diferencia de medianas {} ms", numero(mc - ms, 2));
         }
     }
-}
-
-fn coma(x: f64) -> String {
-    graficas::numero(x, 2)
 }

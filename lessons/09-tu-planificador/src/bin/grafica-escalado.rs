@@ -25,13 +25,15 @@ fn main() {
     println!("Gráfica: {} ({} medidas de {} máquina(s))", programa.svg.display(), filas.len(), maquinas.len());
 }
 
-fn color(ejecutor: &str) -> RGBColor {
-    match ejecutor {
-        "una-cola" => RGBColor(200, 60, 40),
-        "robo" => RGBColor(30, 100, 200),
-        "tokio" => RGBColor(40, 150, 70),
-        _ => RGBColor(90, 90, 90),
-    }
+/// La serie de cada ejecutor en el estilo común: color, marcador y trazo
+/// (el color nunca va solo).
+fn serie(ejecutor: &str) -> graficas::Serie {
+    graficas::serie(match ejecutor {
+        "una-cola" => 0,
+        "robo" => 1,
+        "tokio" => 2,
+        _ => 5,
+    })
 }
 
 // ANCHOR: dibuja
@@ -53,11 +55,11 @@ fn dibuja(filas: &[Fila], ruta: &std::path::Path) -> Result<(), Box<dyn std::err
         m.dedup();
         m
     };
-    // Una sola leyenda, en la cabecera: un color por ejecutor.
+    // Una sola leyenda, en la cabecera: el color, el marcador y el trazo de cada ejecutor.
     for (i, ejecutor) in ORDEN_EJECUTORES.iter().enumerate() {
-        let x = 250 + 170 * i as i32;
-        cabecera.draw(&PathElement::new(vec![(x, 80), (x + 28, 80)], color(ejecutor).stroke_width(3)))?;
-        cabecera.draw(&Text::new(*ejecutor, (x + 34, 70), estilo.rotulos()))?;
+        let x = 240 + 175 * i as i32;
+        cabecera.draw(&serie(ejecutor).muestra((x, 80)))?;
+        cabecera.draw(&Text::new(*ejecutor, (x + graficas::series::MUESTRA_PX + 8, 70), estilo.rotulos()))?;
     }
     if maquinas.len() > 1 {
         let nota = "línea gruesa: la máquina con menos núcleos";
@@ -105,15 +107,15 @@ fn dibuja(filas: &[Fila], ruta: &std::path::Path) -> Result<(), Box<dyn std::err
                         continue;
                     }
                     puntos.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    let estilo = color(ejecutor).stroke_width(if m == 0 { 2 } else { 1 });
-                    grafica.draw_series(LineSeries::new(puntos.iter().map(|(x, v)| (*x, v.0)), estilo))?;
-                    // La barra, del mínimo al máximo, con un punto en la mediana.
+                    let serie = serie(ejecutor);
+                    let grosor = if m == 0 { 2 } else { 1 };
+                    // La barra, del mínimo al máximo; encima, la línea de las
+                    // medianas, con el marcador del ejecutor en cada una.
+                    let estilo = serie.color.stroke_width(grosor);
                     grafica.draw_series(
                         puntos.iter().map(|(x, (_, min, max))| PathElement::new(vec![(*x, *min), (*x, *max)], estilo)),
                     )?;
-                    grafica.draw_series(
-                        puntos.iter().map(|(x, (med, _, _))| Circle::new((*x, *med), 3, estilo.filled())),
-                    )?;
+                    grafica.draw_series(serie.linea(puntos.iter().map(|(x, v)| (*x, v.0))).grosor(grosor))?;
                 }
             }
         }

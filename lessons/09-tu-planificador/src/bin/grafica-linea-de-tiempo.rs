@@ -1,7 +1,8 @@
 //! Dibuja `resultados/linea-de-tiempo.csv` (de `linea-de-tiempo`) en
 //! `book/graficas/linea-de-tiempo.svg`: una fila por trabajador, un
 //! rectángulo por sondeo (con el número de la tarea si cabe), los de tareas
-//! robadas en otro color y los sueños sombreados.
+//! robadas en otro color, más altos y con una «R» encima, y los sueños
+//! rayados: el color nunca va solo.
 //! Opciones: `--csv RUTA`, `--svg RUTA`.
 
 use std::path::PathBuf;
@@ -61,7 +62,12 @@ fn main() {
 
 const PROPIA: RGBColor = RGBColor(30, 100, 200);
 const ROBADA: RGBColor = RGBColor(220, 110, 20);
-const SUENO: RGBColor = RGBColor(200, 200, 200);
+const SUENO: RGBColor = RGBColor(228, 228, 228);
+const RAYAS_DEL_SUENO: RGBColor = RGBColor(150, 150, 150);
+/// Lo que sube y baja cada rectángulo desde la línea de su trabajador: los
+/// robados, más.
+const MEDIO_ALTO_PROPIA: f64 = 0.26;
+const MEDIO_ALTO_ROBADA: f64 = 0.38;
 
 fn dibuja(
     sondeos: &[Sondeo],
@@ -78,7 +84,7 @@ fn dibuja(
         .margin(14)
         .x_label_area_size(56)
         .y_label_area_size(130)
-        .build_cartesian_2d(0.0..fin * 1.01, -1.5..trabajadores as f64 - 0.5)?;
+        .build_cartesian_2d(0.0..fin * 1.01, -1.5..trabajadores as f64 - 0.4)?;
     let mut malla = grafica.configure_mesh();
     estilo
         .malla(&mut malla)
@@ -94,38 +100,53 @@ fn dibuja(
             }
         })
         .draw()?;
-    // Los sueños, sombreados detrás.
+    // Los sueños, rayados detrás (el rayado los distingue también en gris).
     grafica.draw_series(suenos.iter().map(|&(w, a, b)| {
         let y = w as f64;
-        Rectangle::new([(a, y - 0.45), (b, y + 0.45)], SUENO.mix(0.6).filled())
+        graficas::rayado([(a, y - 0.45), (b, y + 0.45)], SUENO, RAYAS_DEL_SUENO)
     }))?;
     let ancho_px = |a: f64, b: f64| (b - a) / (fin * 1.01) * f64::from(ANCHO - 170);
+    // Dónde acaba la última «R» escrita en cada trabajador, para no escribir
+    // dos encima una de otra si hay robos seguidos.
+    let mut ultima_r = vec![f64::NEG_INFINITY; trabajadores];
+    let encima = TextStyle::from(estilo.marcas().into_font()).color(&BLACK).pos(Pos::new(HPos::Center, VPos::Bottom));
     for s in sondeos {
         let y = s.trabajador as f64;
-        let color = if s.robada { ROBADA } else { PROPIA };
-        grafica
-            .draw_series(std::iter::once(Rectangle::new([(s.inicio, y - 0.3), (s.fin, y + 0.3)], color.filled())))?;
-        grafica.draw_series(std::iter::once(Rectangle::new(
-            [(s.inicio, y - 0.3), (s.fin, y + 0.3)],
-            WHITE.stroke_width(1),
-        )))?;
+        let (color, medio_alto) = if s.robada { (ROBADA, MEDIO_ALTO_ROBADA) } else { (PROPIA, MEDIO_ALTO_PROPIA) };
+        let caja = [(s.inicio, y - medio_alto), (s.fin, y + medio_alto)];
+        grafica.draw_series(std::iter::once(Rectangle::new(caja, color.filled())))?;
+        grafica.draw_series(std::iter::once(Rectangle::new(caja, WHITE.stroke_width(1))))?;
+        let medio = (s.inicio + s.fin) / 2.0;
         if ancho_px(s.inicio, s.fin) >= 22.0 {
+            let tinta = graficas::tinta(color);
             let letra =
-                TextStyle::from(estilo.marcas().into_font()).color(&WHITE).pos(Pos::new(HPos::Center, VPos::Center));
+                TextStyle::from(estilo.marcas().into_font()).color(&tinta).pos(Pos::new(HPos::Center, VPos::Center));
+            grafica.draw_series(std::iter::once(Text::new(s.tarea.to_string(), (medio, y), letra)))?;
+        }
+        let x_px = ancho_px(0.0, medio);
+        if s.robada && x_px - ultima_r[s.trabajador] >= 12.0 {
+            ultima_r[s.trabajador] = x_px;
             grafica.draw_series(std::iter::once(Text::new(
-                s.tarea.to_string(),
-                ((s.inicio + s.fin) / 2.0, y),
-                letra,
+                "R",
+                (medio, y + MEDIO_ALTO_ROBADA + 0.02),
+                encima.clone(),
             )))?;
         }
     }
-    // La leyenda, a mano: tres muestras.
-    for (etiqueta, color) in [("tarea propia", PROPIA), ("tarea robada", ROBADA), ("durmiendo", SUENO)] {
+    // La leyenda, a mano: tres muestras, como en la gráfica.
+    let altos = [(MEDIO_ALTO_PROPIA / MEDIO_ALTO_ROBADA * 9.0).round() as i32, 9];
+    for ((etiqueta, color, letra), medio_alto) in
+        [("tarea propia", PROPIA, ""), ("R: tarea robada (más alta)", ROBADA, "R")].into_iter().zip(altos)
+    {
         grafica
             .draw_series(std::iter::once(Rectangle::new([(0.0, -10.0), (0.0, -10.0)], color.filled())))?
             .label(etiqueta)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], color.filled()));
+            .legend(move |p| graficas::muestra_con_letra(p, color, letra, medio_alto, &estilo));
     }
+    grafica
+        .draw_series(std::iter::once(Rectangle::new([(0.0, -10.0), (0.0, -10.0)], SUENO.filled())))?
+        .label("durmiendo (rayado)")
+        .legend(move |p| graficas::muestra_rayada(p, SUENO, RAYAS_DEL_SUENO));
     let mut leyenda = grafica.configure_series_labels();
     estilo
         .leyenda(&mut leyenda)

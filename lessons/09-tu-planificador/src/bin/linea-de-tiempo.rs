@@ -69,9 +69,10 @@ fn main() {
     }
     let robadas = tramos.iter().filter(|t| t.robada).count();
     println!(
-        "{}: {} sondeos ({robadas} de tareas robadas), {} sueños, {HILOS} trabajadores",
+        "{}: {} sondeos ({} de tareas robadas), {} sueños, {HILOS} trabajadores",
         ruta.display(),
-        tramos.len(),
-        suenos.len()
+        medidas::entero(tramos.len() as u64),
+        medidas::entero(robadas as u64),
+        medidas::entero(suenos.len() as u64)
     );
 }

@@ -16,6 +16,7 @@ use std::sync::atomic::Ordering;
 
 use leccion_09::cargas::{Carga, PorTrabajador, QuienSondea, Tamanos, ejecuta_anotada};
 use leccion_09::planificador::{Ejecutor, Robo};
+use medidas::entero;
 use opciones::clap::{self, Parser};
 
 /// Opciones de `reparto`.
@@ -78,7 +79,7 @@ fn resumen(valores: impl IntoIterator<Item = u64>) -> String {
     let mut v: Vec<u64> = valores.into_iter().collect();
     v.sort_unstable();
     match (v.first(), v.last()) {
-        (Some(min), Some(max)) => format!("{} [{min}-{max}]", v[v.len() / 2]),
+        (Some(&min), Some(&max)) => format!("{} [{}-{}]", entero(v[v.len() / 2]), entero(min), entero(max)),
         _ => "-".to_string(),
     }
 }
@@ -92,14 +93,14 @@ fn imprime(carga: Carga, t: &Tamanos, e: &[Ejecucion]) {
         println!("    {nombre:<33} {}", resumen(e.iter().map(|x| x.contadores[j])));
     }
     println!("  por trabajador (el lanzador es el que sondeó la tarea que lanza a las demás):");
-    println!("    {:<16} {:>22} {:>22} {:>22}", "", "tareas que sondeó", "tareas que empezó", "sondeos");
+    println!("    {:<16} {:>24} {:>24} {:>24}", "", "tareas que sondeó", "tareas que empezó", "sondeos");
     let quien = |x: &Ejecucion, lanzador: bool| {
         let w = if lanzador { x.lanzador } else { 1 - x.lanzador };
         x.por_trabajador[w]
     };
     for (etiqueta, lanzador) in [("el lanzador", true), ("el otro", false)] {
         println!(
-            "    {etiqueta:<16} {:>22} {:>22} {:>22}",
+            "    {etiqueta:<16} {:>24} {:>24} {:>24}",
             resumen(e.iter().map(|x| quien(x, lanzador).tareas as u64)),
             resumen(e.iter().map(|x| quien(x, lanzador).empezadas as u64)),
             resumen(e.iter().map(|x| quien(x, lanzador).sondeos)),
@@ -125,6 +126,7 @@ mod pruebas {
         assert!(a(&["--repeticiones", "0"]).is_err());
         assert_eq!(resumen([5, 1, 9]), "5 [1-9]");
         assert_eq!(resumen([]), "-");
+        assert_eq!(resumen([43_111, 26_070, 100_000]), "43 111 [26 070-100 000]");
     }
 
     #[test]

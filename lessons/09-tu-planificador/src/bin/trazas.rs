@@ -18,6 +18,11 @@ fn main() {
             std::process::exit(1);
         }
         let eventos = json.lines().filter(|l| l.starts_with("{\"tipo\"")).count();
-        println!("{}: {eventos} eventos, {} bytes", ruta.display(), json.len());
+        println!(
+            "{}: {} eventos, {} bytes",
+            ruta.display(),
+            medidas::entero(eventos as u64),
+            medidas::entero(json.len() as u64)
+        );
     }
 }

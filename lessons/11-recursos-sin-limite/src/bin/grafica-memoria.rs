@@ -12,13 +12,15 @@ use plotters::prelude::*;
 
 use leccion_11::{Escenario, Fila, csv_por_defecto, lee_csv, svg_por_defecto};
 
-fn color(escenario: &str) -> RGBColor {
-    match Escenario::desde_nombre(escenario) {
-        Some(Escenario::SinLimite) => RGBColor(0xc0, 0x39, 0x2b),
-        Some(Escenario::Semaforo) => RGBColor(0x29, 0x80, 0xb9),
-        Some(Escenario::ColaAcotada) => RGBColor(0x27, 0xae, 0x60),
-        None => RGBColor(0x55, 0x55, 0x55),
-    }
+/// La serie de cada escenario en el estilo común: color, marcador y trazo
+/// (el color nunca va solo).
+fn serie(escenario: &str) -> graficas::Serie {
+    graficas::serie(match Escenario::desde_nombre(escenario) {
+        Some(Escenario::SinLimite) => 0,
+        Some(Escenario::Semaforo) => 1,
+        Some(Escenario::ColaAcotada) => 2,
+        None => 5,
+    })
 }
 
 fn dibuja(filas: &[Fila], svg: &Path) -> Result<(), Box<dyn std::error::Error>> {
@@ -51,12 +53,9 @@ fn dibuja(filas: &[Fila], svg: &Path) -> Result<(), Box<dyn std::error::Error>> 
     for nombre in vistos {
         let puntos: Vec<(f64, f64)> =
             filas.iter().filter(|f| f.escenario == nombre).map(|f| (f.ms as f64, f.rss_mib)).collect();
-        let c = color(nombre);
+        let s = serie(nombre);
         let etiqueta = Escenario::desde_nombre(nombre).map_or(nombre.to_string(), |e| e.etiqueta().to_string());
-        grafica
-            .draw_series(LineSeries::new(puntos, c.stroke_width(3)))?
-            .label(etiqueta)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+        grafica.draw_series(s.linea(puntos).grosor(3))?.label(etiqueta).legend(move |p| s.muestra(p));
     }
     estilo
         .leyenda(&mut grafica.configure_series_labels())

@@ -10,5 +10,5 @@ fn main() {
         eprintln!("error: no puedo escribir {}: {e}", ruta.display());
         std::process::exit(1);
     }
-    println!("{}: {} bytes", ruta.display(), json.len());
+    println!("{}: {} bytes", ruta.display(), medidas::entero(json.len() as u64));
 }
