@@ -14,8 +14,9 @@
 // - axe-core no encuentra nada grave ni crítico (axe.mjs).
 // Cada capítulo, a 390 px y con la CPU 4 veces más lenta: los bytes que baja
 // y el tiempo hasta que sus diagramas están dibujados (medidas.mjs).
-// Además: la búsqueda (también desde los archivos, file://), el tema oscuro,
-// la página 404 y el PDF del libro (pdf.mjs), que se abre con pdftoppm.
+// Además: la búsqueda (también desde los archivos, file://), los otros
+// temas de mdBook (uno a uno, con axe, en una página de capítulo), la página
+// 404 y el PDF del libro (pdf.mjs), que se abre con pdftoppm.
 //
 // Uso: node navegador.mjs URL_BASE CARPETA_DEL_LIBRO CARPETA_DE_CAPTURAS
 import { chromium } from "playwright-core";
@@ -477,20 +478,52 @@ await buscador.close();
   await local.close();
 }
 
-// 5. El tema oscuro dibuja los diagramas (con el tema oscuro de Mermaid).
+// 5. Los otros temas de mdBook. El resto de la prueba usa el claro; aquí,
+//    una página de capítulo con diagramas, un reproductor y un cuestionario
+//    (PAGINA_DE_LOS_TEMAS), con cada uno de los demás: el tema se aplica, los
+//    diagramas se dibujan (con el tema oscuro de Mermaid en los oscuros) y
+//    axe no encuentra nada grave ni crítico, el contraste de la letra y de
+//    los enlaces sobre todo (curso/tema/curso.css). Una página por tema, de
+//    dos en dos: unos segundos.
+const PAGINA_DE_LOS_TEMAS = "08-robo-de-trabajo.html";
+const OTROS_TEMAS = ["rust", "coal", "navy", "ayu"];
+const axeConTemas = [];
 {
-  const oscuro = await navegador.newContext();
-  oscuro.setDefaultTimeout(60000);
-  await oscuro.addInitScript(() => localStorage.setItem("mdbook-theme", "navy"));
-  const conDiagramas = paginas.find((p) => readFileSync(join(carpeta, p), "utf8").includes('class="mermaid"'));
-  if (conDiagramas) {
-    const { pagina } = await abrir(oscuro, conDiagramas);
-    const clase = await pagina.evaluate(() => document.documentElement.className);
-    if (!clase.includes("navy")) problema(conDiagramas, `el tema oscuro no se aplicó (${clase})`);
-    await pagina.screenshot({ path: join(capturas, "tema-oscuro.png") });
-    await pagina.close();
+  const desde = Date.now();
+  const html = readFileSync(join(carpeta, PAGINA_DE_LOS_TEMAS), "utf8");
+  for (const [que, marca] of [["diagramas", 'class="mermaid"'], ["un reproductor", 'class="reproductor"'], ["un cuestionario", 'class="cuestionario"']]) {
+    if (!html.includes(marca)) problema(PAGINA_DE_LOS_TEMAS, `la página de la prueba de los temas ya no tiene ${que}: elige otra`);
   }
-  await oscuro.close();
+  await enParalelo(OTROS_TEMAS.map((tema) => async () => {
+    const contexto = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+    contexto.setDefaultTimeout(60000);
+    await contexto.addInitScript(vigilarDiagramas);
+    await contexto.addInitScript((t) => localStorage.setItem("mdbook-theme", t), tema);
+    const donde = `${PAGINA_DE_LOS_TEMAS} con el tema ${tema}`;
+    const avisar = (_, texto) => problema(donde, texto);
+    const { pagina } = await abrir(contexto, PAGINA_DE_LOS_TEMAS, { avisar });
+    try {
+      const clase = await pagina.evaluate(() => document.documentElement.className);
+      if (!clase.split(/\s+/).includes(tema)) problema(donde, `el tema no se aplicó (${clase})`);
+      const { graves, leves } = await pasarAxe(pagina);
+      axeConTemas.push({ tema, graves, leves });
+      for (const v of graves) {
+        problema(donde, `axe (${v.gravedad}): ${v.regla}, ${v.ayuda}: ${v.nodos.slice(0, 3).join(" | ")}${v.nodos.length > 3 ? ` y ${v.nodos.length - 3} más` : ""}`);
+      }
+      await pagina.screenshot({ path: join(capturas, `tema-${tema}.png`) });
+    } catch (e) {
+      problema(donde, `no se pudo revisar: ${e.message.split("\n")[0]}`);
+    } finally {
+      await pagina.close();
+      await contexto.close();
+    }
+  }), A_LA_VEZ);
+  console.log(`\naxe con los otros temas, en ${PAGINA_DE_LOS_TEMAS} (${((Date.now() - desde) / 1000).toFixed(1)} s):`);
+  console.log("| tema | graves y críticas | leves |\n|---|---|---|");
+  for (const { tema, graves, leves } of axeConTemas.sort((a, b) => OTROS_TEMAS.indexOf(a.tema) - OTROS_TEMAS.indexOf(b.tema))) {
+    const cuenta = (vs) => vs.map((v) => `${v.regla} (${v.nodos.length})`).join(", ") || "ninguna";
+    console.log(`| ${tema} | ${cuenta(graves)} | ${cuenta(leves)} |`);
+  }
 }
 
 // 6. La página 404, con la ruta base del sitio.
