@@ -129,4 +129,7 @@ pub enum Tipo {
     NoPasaSolo,
     /// Un veredicto que cambia de una repetición a otra.
     Inestable,
+    // Las pruebas de los ejercicios (`revision::aserciones`).
+    /// Una aserción (`assert!`, `assert_eq!`, `assert_ne!`) sin mensaje para quien aprende.
+    AsercionSinMensaje,
 }

@@ -15,9 +15,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::coma::punto_decimal;
 use super::comprobar::paquete_de;
 use super::registro::{self, Como, RegistroDelCapitulo};
-use super::coma::punto_decimal;
 use crate::error::{Error, Hallazgo, Tipo};
 use crate::modelo::Curso;
 use crate::procesos::{Proceso, Salida};

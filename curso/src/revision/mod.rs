@@ -9,11 +9,14 @@
 //! - [`html`]: los enlaces y las anclas del sitio construido;
 //! - [`ortografia`]: la ortografía del libro, con hunspell (aparte de
 //!   `cargo test`: `cargo curso mantenimiento ortografia`);
+//! - [`aserciones`]: cada aserción de las pruebas de los ejercicios lleva
+//!   su mensaje para quien aprende;
 //! - y, desde aquí, las de los registros de mediciones
 //!   ([`crate::mediciones::comprobar()`]), las referencias
 //!   ([`crate::referencias::comprobar`]) y los cuestionarios
 //!   ([`crate::libro::cuestionarios::prosa::comprobar`]).
 
+pub mod aserciones;
 pub mod capitulos;
 pub mod fuentes;
 pub mod html;

@@ -70,3 +70,17 @@ fn el_modelo_casa_capitulos_crates_y_ejercicios() {
         assert!(curso.capitulo(&e.capitulo).is_some(), "«{}»: el capítulo {} no está en book/", e.nombre, e.capitulo);
     }
 }
+
+/// Cada aserción de las pruebas de los ejercicios lleva su mensaje:
+/// `cargo curso verifica` lo enseña primero, y sin él quien aprende solo ve
+/// «los dos valores no coinciden» y dos números.
+#[test]
+fn cada_asercion_de_los_ejercicios_lleva_mensaje() {
+    let hallazgos = curso::revision::aserciones::comprobar_pruebas(&raiz());
+    assert!(
+        hallazgos.is_empty(),
+        "{} aserciones sin mensaje en las pruebas de los ejercicios:\n{}",
+        hallazgos.len(),
+        en_lista(&hallazgos)
+    );
+}

@@ -272,7 +272,12 @@ mod aforo {
             "300/s × 70 ms = 21 peticiones en curso, ni una más: multiplica enteros (ns) y redondea \
              hacia arriba con div_ceil; en coma flotante, 300.0 × 0.07 se pasa de 21 y ceil da 22"
         );
-        assert_eq!(hilos_necesarios(700, Duration::from_millis(70)), 49);
+        assert_eq!(
+            hilos_necesarios(700, Duration::from_millis(70)),
+            49,
+            "700/s × 70 ms = 49 peticiones en curso exactas: con enteros y div_ceil salen 49; en coma flotante, 700.0 \
+             × 0.07 da 49,00000000000001 y ceil sube a 50"
+        );
         assert_eq!(hilos_necesarios(3, Duration::from_nanos(1)), 1, "tres nanosegundos de trabajo: un hilo");
         assert_eq!(hilos_necesarios(1, Duration::from_nanos(1_000_000_001)), 2, "1,000000001 hilos son 2");
     }
@@ -385,7 +390,7 @@ mod cronometro {
             "hecho"
         })
         .await;
-        assert_eq!(valor, "hecho");
+        assert_eq!(valor, "hecho", "`mide` debe devolver, tal cual, el resultado del future envuelto (\"hecho\")");
         misma_duracion(medida.ocupado, 4 * MS, "los 4 ms que pasan dentro de un sondeo son tiempo ocupado");
         misma_duracion(
             medida.esperando,
@@ -398,7 +403,7 @@ mod cronometro {
     #[tokio::test(start_paused = true)]
     async fn un_future_listo_se_sondea_una_vez() {
         let (valor, medida) = mide_vigilado(std::future::ready(5)).await;
-        assert_eq!(valor, 5);
+        assert_eq!(valor, 5, "`mide` debe devolver, tal cual, el resultado del future envuelto (ready(5) da 5)");
         misma_medida(
             &medida,
             &Medida { ocupado: Duration::ZERO, esperando: Duration::ZERO, sondeos: 1 },
@@ -416,7 +421,7 @@ mod cronometro {
         tx.send(9).unwrap();
         assert!(tarea.is_woken(), "`mide` debe pasar el Waker al future envuelto (usa el mismo cx)");
         let (valor, medida) = tokio_test::assert_ready!(tarea.poll());
-        assert_eq!(valor, 9);
+        assert_eq!(valor, 9, "`mide` debe devolver, tal cual, el valor que recibe el future envuelto por el canal (9)");
         assert_eq!(medida.sondeos, 3, "tres llamadas a poll: tres sondeos");
     }
 
@@ -435,7 +440,11 @@ mod cronometro {
         tx.send(1).unwrap();
         assert!(tarea.is_woken(), "el mensaje llegó: ahora sí la despierta el future envuelto");
         let (_, medida) = tokio_test::assert_ready!(tarea.poll());
-        assert_eq!(medida.sondeos, 4);
+        assert_eq!(
+            medida.sondeos, 4,
+            "tres sondeos en Pending y el que da Ready: cuatro llamadas a poll, cuatro sondeos. Si salen más, algo \
+             sondea sin que nadie despierte; si salen menos, no cuentas alguno"
+        );
     }
 
     #[test]
@@ -451,13 +460,13 @@ mod cronometro {
         tokio_test::assert_pending!(tarea.poll());
         tx.send(4).unwrap();
         let (valor, medida) = tokio_test::assert_ready!(tarea.poll());
-        assert_eq!(valor, 4);
+        assert_eq!(valor, 4, "`mide` debe devolver, tal cual, el valor que recibe el future envuelto por el canal (4)");
         assert!(
             medida.ocupado >= 20 * MS,
             "el último sondeo trabajó 20 ms antes de dar Ready, pero `ocupado` es {}: \
              cuenta también la duración del sondeo que termina",
             medidas::duracion(medida.ocupado)
         );
-        assert_eq!(medida.sondeos, 2);
+        assert_eq!(medida.sondeos, 2, "un sondeo en Pending y el que da Ready: dos sondeos (el último también cuenta)");
     }
 }

@@ -129,7 +129,12 @@ mod eco {
             Some(&2),
             "ErrorKind::Interrupted no es un error de la conexión: vuelve a leer (obtuviste {total:?})"
         );
-        assert_eq!(falsa.escrito, b"ab");
+        assert_eq!(
+            falsa.escrito,
+            b"ab",
+            "el eco debe ser «ab», los bytes de las dos lecturas buenas (la interrumpida no trae nada), y fue «{}»",
+            String::from_utf8_lossy(&falsa.escrito)
+        );
     }
 
     #[test]
@@ -137,7 +142,12 @@ mod eco {
         let rota = io::Error::from(ErrorKind::ConnectionReset);
         let mut falsa = Falsa::nueva(vec![Ok(b"a"), Err(rota)], usize::MAX);
         let error = atiende(&mut falsa).expect_err("un error de lectura debe llegar a quien llamó a `atiende`");
-        assert_eq!(error.kind(), ErrorKind::ConnectionReset);
+        assert_eq!(
+            error.kind(),
+            ErrorKind::ConnectionReset,
+            "un ConnectionReset al leer debe llegar tal cual a quien llamó: devuelve el error de `read` con `?`, sin \
+             cambiar su ErrorKind"
+        );
     }
 
     #[test]
@@ -151,7 +161,13 @@ mod eco {
             "una señal puede interrumpir `read` muchas veces seguidas: reintenta cada vez, no solo \
              la primera (obtuviste {total:?})"
         );
-        assert_eq!(falsa.escrito, b"ab");
+        assert_eq!(
+            falsa.escrito,
+            b"ab",
+            "el eco debe ser «ab», los bytes de las dos lecturas buenas, y fue «{}»: las interrupciones no traen \
+             bytes ni cortan la conexión",
+            String::from_utf8_lossy(&falsa.escrito)
+        );
     }
 
     #[test]
@@ -233,9 +249,18 @@ mod eco {
         assert_eq!(hilos.len(), 3, "`sirve` debe lanzar un hilo por conexión y devolver sus JoinHandle");
         // El último cliente habla primero: con un solo hilo que atiende las
         // conexiones por turno, este eco no llegaría nunca.
-        assert_eq!(eco_de(&mut clientes[2], "tercero"), "tercero");
-        assert_eq!(eco_de(&mut clientes[0], "primero"), "primero");
-        assert_eq!(eco_de(&mut clientes[1], "segundo!"), "segundo!");
+        assert_eq!(
+            eco_de(&mut clientes[2], "tercero"),
+            "tercero",
+            "el eco del tercer cliente, que habla primero, debe ser lo que mandó: cada conexión tiene su hilo y nadie \
+             espera a las de antes"
+        );
+        assert_eq!(eco_de(&mut clientes[0], "primero"), "primero", "el eco del primer cliente debe ser lo que mandó");
+        assert_eq!(
+            eco_de(&mut clientes[1], "segundo!"),
+            "segundo!",
+            "el eco del segundo cliente debe ser lo que mandó"
+        );
         for c in &clientes {
             c.shutdown(Shutdown::Write).unwrap();
         }
@@ -253,12 +278,22 @@ mod eco {
         // Dos clientes que no dicen nada ni cierran: sus hilos siguen en `read`.
         let mut clientes: Vec<TcpStream> = (0..2).map(|_| cliente(direccion)).collect();
         let hilos = sirve_sin_colgarse(escucha, 2);
-        assert_eq!(hilos.len(), 2);
+        assert_eq!(hilos.len(), 2, "dos conexiones aceptadas: `sirve` debe devolver un JoinHandle por cada una");
         assert!(hilos.iter().all(|h| !h.is_finished()), "con los clientes abiertos, sus hilos siguen atendiendo");
-        assert_eq!(eco_de(&mut clientes[1], "sigo aquí"), "sigo aquí");
+        assert_eq!(
+            eco_de(&mut clientes[1], "sigo aquí"),
+            "sigo aquí",
+            "con `sirve` ya de vuelta, el hilo de la segunda conexión debe seguir contestando: `sirve` no espera a \
+             los hilos, pero ellos siguen vivos"
+        );
         drop(clientes);
         let bytes: Vec<u64> = hilos.into_iter().map(|h| h.join().expect("sin pánico").expect("sin error")).collect();
-        assert_eq!(bytes, vec![0, "sigo aquí".len() as u64]);
+        assert_eq!(
+            bytes,
+            vec![0, "sigo aquí".len() as u64],
+            "cada JoinHandle devuelve los bytes de su conexión, en orden de aceptación: 0 la que no dijo nada y 10 la \
+             de «sigo aquí» (la «í» ocupa dos bytes)"
+        );
     }
 }
 
@@ -284,9 +319,22 @@ mod estado {
     #[test]
     fn campo_por_nombre_exacto() {
         assert_eq!(campo(STATUS, "VmRSS"), Some("11840 kB"), "el valor va sin espacios alrededor");
-        assert_eq!(campo(STATUS, "Threads"), Some("1001"));
-        assert_eq!(campo(STATUS, "Cpus_allowed_list"), Some("0-1"));
-        assert_eq!(campo(STATUS, "Cpus_allowed"), Some("3"));
+        assert_eq!(
+            campo(STATUS, "Threads"),
+            Some("1001"),
+            "el valor de Threads es «1001», sin el tabulador de delante"
+        );
+        assert_eq!(
+            campo(STATUS, "Cpus_allowed_list"),
+            Some("0-1"),
+            "«Cpus_allowed_list» es un campo entero: su valor es «0-1»"
+        );
+        assert_eq!(
+            campo(STATUS, "Cpus_allowed"),
+            Some("3"),
+            "«Cpus_allowed» no es «Cpus_allowed_list»: compara el nombre entero, hasta los dos puntos, y su valor es \
+             «3»"
+        );
         assert_eq!(campo(STATUS, "Rss"), None, "«Rss» no es «RssAnon»: compara el nombre entero, hasta los dos puntos");
         assert_eq!(campo(STATUS, "VmSwap"), None, "un campo que no está: None");
     }
@@ -301,15 +349,20 @@ mod estado {
             "el valor es todo lo que sigue a los PRIMEROS dos puntos, aunque lleve otros: separa solo \
              por el primero (`split_once(':')`), no con `split(':')`"
         );
-        assert_eq!(campo("Nota: a las 10:30\n", "Nota"), Some("a las 10:30"));
+        assert_eq!(
+            campo("Nota: a las 10:30\n", "Nota"),
+            Some("a las 10:30"),
+            "el valor es todo lo que sigue a los PRIMEROS dos puntos, también los de «10:30»: separa solo por el \
+             primero (`split_once(':')`)"
+        );
     }
 
     #[test]
     fn en_bytes_cuenta_kib() {
         assert_eq!(en_bytes("2048 kB"), Some(2048 * 1024), "el «kB» de /proc son KiB: 1024 bytes");
-        assert_eq!(en_bytes("0 kB"), Some(0));
+        assert_eq!(en_bytes("0 kB"), Some(0), "«0 kB» son 0 bytes: un cero es una cantidad válida, no un error");
         assert_eq!(en_bytes("7"), None, "sin « kB» no es una cantidad de memoria");
-        assert_eq!(en_bytes("mucho kB"), None);
+        assert_eq!(en_bytes("mucho kB"), None, "«mucho» no es un número: None, no un pánico ni un 0");
         assert_eq!(en_bytes("12 MB"), None, "en /proc/self/status todo va en kB");
     }
 
@@ -397,7 +450,14 @@ mod estado {
         };
         let estado = lee(&texto).expect("el /proc/self/status de este proceso debe leerse");
         assert!(estado.hilos >= 1, "al menos este hilo");
-        assert!(estado.residente > 0 && estado.virtual_ >= estado.residente);
+        assert!(
+            estado.residente > 0 && estado.virtual_ >= estado.residente,
+            "en el /proc/self/status de este proceso, la memoria residente (VmRSS) es mayor que 0 y la virtual \
+             (VmSize) al menos igual de grande; leíste residente = {} y virtual = {} bytes: ¿mezclas los campos o te \
+             olvidas de multiplicar por 1024?",
+            medidas::entero(estado.residente),
+            medidas::entero(estado.virtual_)
+        );
     }
 }
 
@@ -444,7 +504,11 @@ mod grupo {
         for n in 0..100 {
             assert!(grupo.ofrece(n).is_ok(), "caben 100 en la cola");
         }
-        assert_eq!(grupo.cierra(), 100);
+        assert_eq!(
+            grupo.cierra(),
+            100,
+            "se aceptaron 100 trabajos: `cierra` debe esperar a todos y devolver cuántos se atendieron"
+        );
         let distintos = hilos.lock().unwrap().len();
         assert!(
             (1..=3).contains(&distintos),
@@ -478,7 +542,11 @@ mod grupo {
         };
         // Uno a uno: cada trabajo lo recoge un trabajador antes de ofrecer el siguiente.
         assert!(grupo.ofrece(trabajo(1)).is_ok(), "con la cola vacía, el trabajo 1 cabe");
-        assert_eq!(espera(&empieza_rx, "a que un trabajador empiece el trabajo 1"), 1);
+        assert_eq!(
+            espera(&empieza_rx, "a que un trabajador empiece el trabajo 1"),
+            1,
+            "el primer trabajo que empieza debe ser el 1, el único que hay"
+        );
         assert!(grupo.ofrece(trabajo(2)).is_ok(), "con un trabajador libre, el trabajo 2 cabe");
         // Si falla, el pánico suelta `sueltas` y con ello a los trabajadores.
         let segundo = empieza_rx.recv_timeout(GUARDA);
@@ -515,7 +583,11 @@ mod grupo {
         assert_eq!(grupo.cierra(), 3, "se atendieron 1, 2 y 3; el 4 se rechazó");
         let mut hechos = hechos.lock().unwrap().clone();
         hechos.sort();
-        assert_eq!(hechos, vec![1, 2, 3]);
+        assert_eq!(
+            hechos,
+            vec![1, 2, 3],
+            "se atienden exactamente los trabajos aceptados, 1, 2 y 3; el 4 se rechazó y no debe atenderse"
+        );
     }
 
     /// CPU (en µs) y cambios de contexto voluntarios e involuntarios del
@@ -539,12 +611,12 @@ mod grupo {
         let grupo = Grupo::nuevo(1, 4, move |_: u32| {
             let _ = tx.lock().unwrap().send(uso_de_este_hilo());
         });
-        assert!(grupo.ofrece(1).is_ok());
+        assert!(grupo.ofrece(1).is_ok(), "con la cola (de 4) vacía, el trabajo 1 cabe: `ofrece` debe devolver Ok");
         let (cpu_antes, vol_antes, invol_antes) = espera(&rx, "al primer trabajo");
         std::thread::sleep(Duration::from_millis(150));
-        assert!(grupo.ofrece(2).is_ok());
+        assert!(grupo.ofrece(2).is_ok(), "el trabajo 1 ya terminó y la cola está vacía: el trabajo 2 cabe");
         let (cpu_despues, vol_despues, invol_despues) = espera(&rx, "al segundo trabajo");
-        assert_eq!(grupo.cierra(), 2);
+        assert_eq!(grupo.cierra(), 2, "se aceptaron 2 trabajos: `cierra` debe esperar a los dos y devolver 2");
         let cpu_ms = (cpu_despues - cpu_antes) as f64 / 1000.0;
         let despertares = vol_despues - vol_antes;
         let expulsiones = invol_despues - invol_antes;
@@ -588,7 +660,12 @@ mod grupo {
             );
         }
         drop(suelta_tx);
-        assert_eq!(espera(&vuelta_rx, "a que `cierra` vuelva tras soltar el trabajo 1"), 3);
+        assert_eq!(
+            espera(&vuelta_rx, "a que `cierra` vuelva tras soltar el trabajo 1"),
+            3,
+            "`cierra` devuelve cuántos trabajos se atendieron: el 1, que estaba en marcha, y el 2 y el 3, que \
+             esperaban en la cola"
+        );
         assert_eq!(*hechos.lock().unwrap(), vec![1, 2, 3], "cuando `cierra` vuelve, todo está hecho");
     }
 
@@ -790,7 +867,7 @@ mod grupo {
             assert!(grupo.ofrece(n).is_ok(), "con la cola vacía, el trabajo {n} cabe");
             assert_eq!(hecho_rx.recv(), Ok(n), "el trabajo {n} se atiende antes de `cierra`");
         }
-        assert_eq!(grupo.cierra(), 2);
+        assert_eq!(grupo.cierra(), 2, "se aceptaron y atendieron los trabajos 0 y 1: `cierra` debe devolver 2");
     }
 
     #[test]

@@ -179,7 +179,12 @@ mod eco {
         let total = conversa(atiende(guion)).await.unwrap_or_else(|e| {
             panic!("{e}\n`write` puede escribir menos de lo que le das y devuelve cuánto: usa `write_all`")
         });
-        assert_eq!(total.expect("atiende no debería fallar"), 9);
+        assert_eq!(
+            total.expect("atiende no debería fallar"),
+            9,
+            "llegaron 9 bytes y se devolvieron los 9 (write_all): `atiende` debe devolver 9, los bytes devueltos, no \
+             los que aceptó el último `write`"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -238,7 +243,11 @@ mod eco {
             datos.len()
         );
         let total = servidor.await.expect("el servidor no debería fallar");
-        assert_eq!(total.expect("atiende no debería fallar"), datos.len() as u64);
+        assert_eq!(
+            total.expect("atiende no debería fallar"),
+            datos.len() as u64,
+            "`atiende` debe devolver cuántos bytes devolvió: los 64 KiB (65 536) que mandó el cliente, ni uno menos"
+        );
     }
 }
 
@@ -368,7 +377,12 @@ mod acepta {
              tarea y suelta su JoinHandle"
         );
         apaga.send(()).unwrap();
-        assert_eq!(servidor.await.unwrap().expect("sirve no debería fallar"), 350);
+        assert_eq!(
+            servidor.await.unwrap().expect("sirve no debería fallar"),
+            350,
+            "`sirve` devuelve cuántas conexiones aceptó: 50 + 300 = 350. Si salen menos, alguna se perdió; si el \
+             número no cuadra, cuentas algo que no es una conexión aceptada"
+        );
     }
 
     #[tokio::test]
@@ -389,7 +403,11 @@ mod acepta {
             "con dos clientes todavía conectados, sirve debe volver en cuanto llega el apagado: \
              no esperes a que terminen sus tareas"
         );
-        assert_eq!(servidor.await.unwrap().expect("sirve no debería fallar"), 2);
+        assert_eq!(
+            servidor.await.unwrap().expect("sirve no debería fallar"),
+            2,
+            "`sirve` devuelve cuántas conexiones aceptó: las 2 que siguen abiertas también cuentan"
+        );
         // Si la tarea de una conexión se cancela, su TcpStream se cierra y el
         // cliente lee 0 bytes (fin). Una conexión viva no tiene nada que leer.
         let mut bufer = [0u8; 8];
@@ -413,11 +431,34 @@ mod lineas {
 
     #[test]
     fn el_protocolo_ya_esta_escrito() {
-        assert_eq!(responde("ECO hola"), Respuesta::Linea("hola".into()));
-        assert_eq!(responde("MAYUS hola"), Respuesta::Linea("HOLA".into()));
-        assert_eq!(responde("SUMA 1 2 3"), Respuesta::Linea("6".into()));
-        assert_eq!(responde("ADIOS"), Respuesta::Adios);
-        assert!(matches!(responde("BAILA"), Respuesta::Linea(r) if r.starts_with("ERROR")));
+        assert_eq!(
+            responde("ECO hola"),
+            Respuesta::Linea("hola".into()),
+            "`responde` ya viene escrito y no hace falta tocarlo: ECO devuelve el texto tal cual. Si falla, lo has \
+             cambiado"
+        );
+        assert_eq!(
+            responde("MAYUS hola"),
+            Respuesta::Linea("HOLA".into()),
+            "`responde` ya viene escrito y no hace falta tocarlo: MAYUS pasa el texto a mayúsculas. Si falla, lo has \
+             cambiado"
+        );
+        assert_eq!(
+            responde("SUMA 1 2 3"),
+            Respuesta::Linea("6".into()),
+            "`responde` ya viene escrito y no hace falta tocarlo: SUMA suma los números. Si falla, lo has cambiado"
+        );
+        assert_eq!(
+            responde("ADIOS"),
+            Respuesta::Adios,
+            "`responde` ya viene escrito y no hace falta tocarlo: ADIOS es Respuesta::Adios. Si falla, lo has \
+             cambiado"
+        );
+        assert!(
+            matches!(responde("BAILA"), Respuesta::Linea(r) if r.starts_with("ERROR")),
+            "`responde` ya viene escrito y no hace falta tocarlo: una orden desconocida da una línea que empieza por \
+             «ERROR». Si falla, lo has cambiado"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -433,7 +474,11 @@ mod lineas {
         let contestadas = conversa(atiende_lineas(guion)).await.unwrap_or_else(|e| {
             panic!("{e}\nUna lectura no es una línea: junta lo que llega hasta el '\\n' (BufReader::read_line)")
         });
-        assert_eq!(contestadas.expect("no debería fallar"), 1);
+        assert_eq!(
+            contestadas.expect("no debería fallar"),
+            1,
+            "una sola línea, partida en dos lecturas: `atiende_lineas` debe contestar una vez y devolver 1"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -447,7 +492,12 @@ mod lineas {
         let contestadas = conversa(atiende_lineas(guion)).await.unwrap_or_else(|e| {
             panic!("{e}\nUna lectura puede traer varias líneas y un trozo de la siguiente: contesta cada una")
         });
-        assert_eq!(contestadas.expect("no debería fallar"), 4);
+        assert_eq!(
+            contestadas.expect("no debería fallar"),
+            4,
+            "cuatro líneas (tres en la primera lectura y la cuarta partida entre las dos): `atiende_lineas` debe \
+             contestar las cuatro y devolver 4"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -464,7 +514,11 @@ mod lineas {
                  los espacios y tabuladores, que son parte de la orden"
             )
         });
-        assert_eq!(contestadas.expect("no debería fallar"), 2);
+        assert_eq!(
+            contestadas.expect("no debería fallar"),
+            2,
+            "dos líneas contestadas: `atiende_lineas` debe devolver 2"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -95,14 +95,21 @@ mod cuenta {
         let mut cx = Context::from_waker(&waker);
         let mut cuenta = Cuenta::new(3);
         for vez in 1..=3 {
-            assert!(Pin::new(&mut cuenta).poll(&mut cx).is_pending());
+            assert!(
+                Pin::new(&mut cuenta).poll(&mut cx).is_pending(),
+                "Cuenta::new(3) da Pending en los sondeos 1, 2 y 3; en el sondeo {vez} dio Ready antes de tiempo"
+            );
             assert_eq!(
                 contador.0.load(Ordering::SeqCst),
                 vez,
                 "tras el Pending número {vez} debe haber {vez} despertares: uno por cada Pending"
             );
         }
-        assert_eq!(Pin::new(&mut cuenta).poll(&mut cx), Poll::Ready(3));
+        assert_eq!(
+            Pin::new(&mut cuenta).poll(&mut cx),
+            Poll::Ready(3),
+            "tras sus 3 Pending, el cuarto sondeo de Cuenta::new(3) da Ready(3)"
+        );
         assert_eq!(
             contador.0.load(Ordering::SeqCst),
             3,
@@ -198,7 +205,7 @@ mod bloquea {
     #[test]
     fn devuelve_el_valor_de_un_future_listo() {
         let valor = sin_colgarse(|| block_on(async { 6 * 7 }));
-        assert_eq!(valor, 42);
+        assert_eq!(valor, 42, "`block_on` debe devolver el valor del future: async {{ 6 * 7 }} da 42");
     }
 
     #[test]
@@ -206,7 +213,7 @@ mod bloquea {
         let registro = Arc::new(Registro::default());
         let future = DespiertaOtroHilo { restantes: 5, registro: Arc::clone(&registro) };
         let valor = sin_colgarse(move || block_on(future));
-        assert_eq!(valor, "hecho");
+        assert_eq!(valor, "hecho", "`block_on` debe devolver el valor del future cuando por fin da Ready: \"hecho\"");
         assert_eq!(
             registro.despertares.load(Ordering::SeqCst),
             5,
@@ -252,7 +259,12 @@ mod bloquea {
                 cedidas
             })
         });
-        assert_eq!(valor, 3);
+        assert_eq!(
+            valor, 3,
+            "el future cede tres veces y se despierta a sí mismo DURANTE el sondeo, antes de que `block_on` duerma: \
+             debe seguir sondeándolo hasta el final y devolver 3. Ese despertar no puede perderse: con park y \
+             unpark no se pierde (un unpark antes del park deja el permiso guardado y park vuelve enseguida)"
+        );
     }
 
     /// Da `Pending` una vez; otro hilo lo despierta 30 ms después. Cuenta
@@ -329,7 +341,7 @@ mod bloquea {
             }
         });
         let valor = sin_colgarse(move || block_on(Carrera { restantes: 2_000, ayudante: tx }));
-        assert_eq!(valor, 7);
+        assert_eq!(valor, 7, "`block_on` debe devolver el 7 del future tras sus 2000 despertares desde otro hilo");
     }
 
     #[test]
@@ -343,7 +355,11 @@ mod bloquea {
                 format!("{a} y {b}")
             })
         });
-        assert_eq!(valor, "hecho y hecho");
+        assert_eq!(
+            valor, "hecho y hecho",
+            "`block_on` debe devolver el valor del bloque async, que espera a dos futures despertados desde otros \
+             hilos"
+        );
     }
 }
 
@@ -454,7 +470,10 @@ mod senal {
         let waker = Waker::from(Arc::clone(&espia));
         {
             let mut e = espera.lock().unwrap();
-            assert!(Pin::new(&mut *e).poll(&mut Context::from_waker(&waker)).is_pending());
+            assert!(
+                Pin::new(&mut *e).poll(&mut Context::from_waker(&waker)).is_pending(),
+                "la señal aún no está activada: el primer sondeo de la espera debe dar Pending"
+            );
         }
         activador.activa();
         assert_eq!(

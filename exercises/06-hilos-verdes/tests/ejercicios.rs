@@ -110,7 +110,11 @@ mod lanzable {
                 lista.len()
             );
         }
-        assert_eq!(tarea.await.expect("la tarea no debería fallar"), 1000);
+        assert_eq!(
+            tarea.await.expect("la tarea no debería fallar"),
+            1000,
+            "la tarea debe devolver el tamaño final del registro: 1000 palabras nuevas en un registro vacío son 1000"
+        );
     }
 
     #[tokio::test]

@@ -335,7 +335,9 @@ mod plazo {
         .await;
         misma_duracion(inicio.elapsed(), PLAZO, "la tarea y el plazo acaban a los 50 ms: vuelve entonces");
         match final_ {
-            Final::Terminada(v) => assert_eq!(v, 50),
+            Final::Terminada(v) => {
+                assert_eq!(v, 50, "la tarea terminó justo en el plazo: Terminada lleva su valor, 50")
+            }
             Final::Agotada => assert_eq!(
                 cuenta(&llego_al_final),
                 0,
@@ -363,7 +365,7 @@ mod plazo {
         })
         .await;
         match final_ {
-            Final::Terminada(v) => assert_eq!(v, 7),
+            Final::Terminada(v) => assert_eq!(v, 7, "la tarea terminó tras el plazo: Terminada lleva su valor, 7"),
             // Solo si la tarea no llegó a empezar antes del plazo (una máquina muy cargada).
             Final::Agotada => assert_eq!(
                 cuenta(&llego_al_final),
@@ -604,7 +606,12 @@ mod desenlaces {
         let resultado = c.valor;
         assert_eq!(resultado.len(), 5, "hay cinco tareas: debe haber cinco desenlaces, no {resultado:?}");
         assert_eq!(resultado[&uno], Desenlace::Valor(1), "la tarea que da 1 debe salir como Valor(1)");
-        assert_eq!(resultado[&fijo], Desenlace::Panico("sin existencias".into()));
+        assert_eq!(
+            resultado[&fijo],
+            Desenlace::Panico("sin existencias".into()),
+            "un panic! con un texto fijo lleva un &str: debe salir Panico(\"sin existencias\"), con el texto del \
+             pánico"
+        );
         assert_eq!(
             resultado[&con_formato],
             Desenlace::Panico("el pedido 17 no existe".into()),
@@ -645,7 +652,12 @@ mod desenlaces {
             Some(&Desenlace::Valor(2)),
             "la tarea que da 2 debe salir como Valor(2): {resultado:?}"
         );
-        assert_eq!(resultado.get(&falla), Some(&Desenlace::Panico("falla a propósito".into())));
+        assert_eq!(
+            resultado.get(&falla),
+            Some(&Desenlace::Panico("falla a propósito".into())),
+            "la tarea que entra en pánico con «falla a propósito» debe salir como Panico con ese texto, aunque otra \
+             del conjunto esté cancelada: {resultado:?}"
+        );
         misma_duracion(c.tardado, Duration::ZERO, "la cancelada ya no cuenta para el plazo: vuelve enseguida");
     }
 

@@ -30,7 +30,7 @@ mod desborda {
     #[test]
     fn mientras_cabe_no_desborda() {
         let cola = llena(4);
-        assert_eq!(cola.len(), 4);
+        assert_eq!(cola.len(), 4, "cuatro tareas en una cola de capacidad 4 caben todas: len() debe ser 4");
         assert_eq!(contenido(&cola), vec![0, 1, 2, 3], "las tareas van al final, en orden");
     }
 
@@ -51,15 +51,24 @@ mod desborda {
         let mut cola = llena(256);
         let fuera = cola.empuja(256);
         assert_eq!(fuera.len(), 129, "con 256 de capacidad desbordan 128 más la nueva: 129");
-        assert_eq!(fuera, (128..=256).collect::<Vec<u32>>());
-        assert_eq!(contenido(&cola), (0..128).collect::<Vec<u32>>());
+        assert_eq!(
+            fuera,
+            (128..=256).collect::<Vec<u32>>(),
+            "con 256 de capacidad desbordan las 128 más nuevas (de la 128 a la 255), en su orden, y al final la que \
+             llegaba, la 256"
+        );
+        assert_eq!(
+            contenido(&cola),
+            (0..128).collect::<Vec<u32>>(),
+            "en la cola local se quedan las 128 más antiguas, de la 0 a la 127, en su orden"
+        );
     }
 
     #[test]
     fn con_capacidades_pequenas_y_mitades_impares() {
         let mut cola = llena(2);
         assert_eq!(cola.empuja(2), vec![1, 2], "capacidad 2: desborda la de atrás (la 1) y la nueva");
-        assert_eq!(contenido(&cola), vec![0]);
+        assert_eq!(contenido(&cola), vec![0], "capacidad 2: en la cola local se queda la más antigua, la 0");
 
         let mut cola = llena(6);
         assert_eq!(cola.empuja(6), vec![3, 4, 5, 6], "capacidad 6: la mitad de atrás son 3 tareas, más la nueva");
@@ -72,13 +81,21 @@ mod desborda {
         // Tras sacar 2 de una cola de 6, caben exactamente 2 más: la tercera
         // es la que desborda, y se lleva la mitad de atrás de lo que hay.
         let mut cola = llena(6);
-        assert_eq!(cola.saca(), Some(0));
-        assert_eq!(cola.saca(), Some(1));
+        assert_eq!(cola.saca(), Some(0), "el trabajador saca del frente: primero la 0");
+        assert_eq!(cola.saca(), Some(1), "y después la 1");
         assert!(cola.empuja(6).is_empty(), "quedaban 2 huecos: la 6 cabe");
         assert!(cola.empuja(7).is_empty(), "y la 7 también: la cola está justo llena");
-        assert_eq!(cola.len(), 6);
+        assert_eq!(
+            cola.len(),
+            6,
+            "tras sacar 2 y meter otras 2, la cola de capacidad 6 vuelve a estar justo llena: 6 tareas"
+        );
         assert_eq!(cola.empuja(8), vec![5, 6, 7, 8], "llena con 2..=7: se van 5, 6 y 7 (las más nuevas) y la 8");
-        assert_eq!(contenido(&cola), vec![2, 3, 4]);
+        assert_eq!(
+            contenido(&cola),
+            vec![2, 3, 4],
+            "en la cola local se quedan las 3 más antiguas, 2, 3 y 4, en su orden"
+        );
     }
 
     #[test]
@@ -90,8 +107,12 @@ mod desborda {
         let fuera = cola.empuja(7);
         assert_eq!(fuera, vec![5, 6, 7], "el segundo desborde vuelve a llevarse la mitad de atrás");
         assert_eq!(cola.saca(), Some(0), "el trabajador saca del frente");
-        assert_eq!(cola.saca(), Some(1));
-        assert_eq!(cola.saca(), None);
+        assert_eq!(cola.saca(), Some(1), "y después la 1: en la cola solo quedaba la mitad más antigua");
+        assert_eq!(
+            cola.saca(),
+            None,
+            "tras el segundo desborde solo quedaban la 0 y la 1: la cola está vacía y saca() da None"
+        );
     }
 }
 
@@ -181,7 +202,7 @@ mod roba {
         let robadas = roba_mitad(&mut victima, &mut ladrona, 8);
         assert_eq!(robadas, 3, "la mitad de 5, redondeando hacia arriba, es 3");
         assert_eq!(ladrona, cola(&[0, 1, 2]), "roba del frente de la víctima, en orden");
-        assert_eq!(victima, cola(&[3, 4]));
+        assert_eq!(victima, cola(&[3, 4]), "a la víctima le quedan las 2 más nuevas, la 3 y la 4");
     }
 
     #[test]
@@ -193,15 +214,23 @@ mod roba {
             1,
             "con una sola tarea, la mitad redondeando hacia arriba es 1: si no, nadie le quita nunca la última"
         );
-        assert_eq!(ladrona, cola(&[7]));
-        assert!(victima.is_empty());
+        assert_eq!(ladrona, cola(&[7]), "la ladrona se lleva la única tarea de la víctima, la 7");
+        assert!(
+            victima.is_empty(),
+            "la víctima debe quedarse sin nada (se le robó su única tarea), y le queda {:?}",
+            victima
+        );
     }
 
     #[test]
     fn roba_del_frente_y_no_del_final() {
         let mut victima = cola(&[10, 11, 12, 13]);
         let mut ladrona = cola(&[1]);
-        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 8), 2);
+        assert_eq!(
+            roba_mitad(&mut victima, &mut ladrona, 8),
+            2,
+            "la víctima tiene 4 tareas y la ladrona 1 de 8 (puede robar): roba la mitad, 2"
+        );
         assert_eq!(
             ladrona,
             cola(&[1, 10, 11]),
@@ -228,8 +257,8 @@ mod roba {
     fn de_una_cola_vacia_no_roba_nada() {
         let mut victima: VecDeque<u32> = VecDeque::new();
         let mut ladrona = VecDeque::new();
-        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 8), 0);
-        assert!(ladrona.is_empty());
+        assert_eq!(roba_mitad(&mut victima, &mut ladrona, 8), 0, "de una víctima sin tareas no se roba nada: 0");
+        assert!(ladrona.is_empty(), "la ladrona no debe recibir nada de una víctima vacía, y tiene {:?}", ladrona);
     }
 
     #[test]
@@ -240,8 +269,13 @@ mod roba {
             Some((2, 1)),
             "empezando en 2, la primera víctima con tareas es la 2"
         );
-        assert_eq!(colas[0], cola(&[20]));
-        assert_eq!(colas[2], cola(&[21]));
+        assert_eq!(
+            colas[0],
+            cola(&[20]),
+            "la ladrona 0 se queda con lo robado a la 2: la mitad de [20, 21] redondeando hacia arriba, la del \
+             frente, [20]"
+        );
+        assert_eq!(colas[2], cola(&[21]), "a la víctima 2 le queda su tarea más nueva, [21]");
         assert_eq!(colas[1], cola(&[10]), "no debe tocar a las demás");
         assert_eq!(colas[3], cola(&[30, 31, 32]), "no debe tocar a las demás");
     }
@@ -254,7 +288,11 @@ mod roba {
             Some((1, 1)),
             "la 3 empieza por sí misma (se salta), sigue por la 0 (vacía) y roba a la 1"
         );
-        assert_eq!(colas[3], cola(&[10]));
+        assert_eq!(
+            colas[3],
+            cola(&[10]),
+            "la ladrona 3 se queda con lo robado a la 1: la mitad de [10, 11], la del frente, [10]"
+        );
     }
 
     #[test]
@@ -344,8 +382,8 @@ mod elige {
     #[test]
     fn sin_tareas_no_hay_nada() {
         let mut t = trabajador(10);
-        assert_eq!(t.siguiente(), None);
-        assert_eq!(t.siguiente(), None);
+        assert_eq!(t.siguiente(), None, "sin tareas en la ranura ni en las colas, no hay nada que dar: None");
+        assert_eq!(t.siguiente(), None, "sin tareas sigue sin haber nada que dar: None");
         assert_eq!(t.tick, 2, "cada llamada a siguiente es una vuelta, también las que no encuentran nada");
     }
 
@@ -357,9 +395,9 @@ mod elige {
         t.despierta(20);
         assert_eq!(t.siguiente(), Some((20, Origen::Ranura)), "la ranura va antes que la cola local");
         assert_eq!(t.siguiente(), Some((10, Origen::Local)), "luego el frente de la cola local");
-        assert_eq!(t.siguiente(), Some((11, Origen::Local)));
+        assert_eq!(t.siguiente(), Some((11, Origen::Local)), "sigue el frente de la cola local: la 11");
         assert_eq!(t.siguiente(), Some((30, Origen::Global)), "con la local vacía, la global");
-        assert_eq!(t.siguiente(), None);
+        assert_eq!(t.siguiente(), None, "ya salieron todas (la ranura y las dos colas están vacías): None");
     }
 
     #[test]
@@ -389,7 +427,11 @@ mod elige {
              y la 99, que esperaba, pasa primero"
         );
         assert_eq!(t.local.front(), Some(&2), "la tarea que estaba en la ranura debe quedar en la cola local");
-        assert_eq!(t.siguiente(), Some((2, Origen::Local)));
+        assert_eq!(
+            t.siguiente(),
+            Some((2, Origen::Local)),
+            "la 2, que pasó de la ranura a la cola local al llegar al tope, sale ahora de la cola local"
+        );
         t.despierta(1);
         assert_eq!(
             t.siguiente(),
@@ -410,7 +452,13 @@ mod elige {
                 if tarea == 99 {
                     break;
                 }
-                assert_eq!(origen, Origen::Ranura);
+                assert_eq!(
+                    origen,
+                    Origen::Ranura,
+                    "con max_lifo = {max_lifo}, las tareas 1 y 2 se despiertan la una a la otra: hasta el tope salen \
+                     de la ranura, y al llegar a él pasa primero la 99, que esperaba en la cola local. Salió la {tarea} \
+                     de {origen:?} tras {de_la_ranura} seguidas de la ranura"
+                );
                 de_la_ranura += 1;
                 t.despierta(if tarea == 1 { 2 } else { 1 });
                 assert!(de_la_ranura <= 10, "la ranura no deja pasar a la 99: ¿usas self.max_lifo?");
@@ -424,9 +472,13 @@ mod elige {
         // De la global como último recurso (sin nada local).
         let mut t: Trabajador<u32> = Trabajador::new(1000, 1);
         t.despierta(1);
-        assert_eq!(t.siguiente(), Some((1, Origen::Ranura)));
+        assert_eq!(t.siguiente(), Some((1, Origen::Ranura)), "la tarea recién despertada sale de la ranura");
         t.global.push_back(30);
-        assert_eq!(t.siguiente(), Some((30, Origen::Global)));
+        assert_eq!(
+            t.siguiente(),
+            Some((30, Origen::Global)),
+            "sin nada en la ranura ni en la cola local, la global como último recurso"
+        );
         t.despierta(2);
         assert_eq!(
             t.siguiente(),
@@ -438,9 +490,17 @@ mod elige {
         let mut t: Trabajador<u32> = Trabajador::new(3, 2);
         t.global.push_back(30);
         t.despierta(1);
-        assert_eq!(t.siguiente(), Some((1, Origen::Ranura)));
+        assert_eq!(
+            t.siguiente(),
+            Some((1, Origen::Ranura)),
+            "la tarea recién despertada sale de la ranura: la vuelta 1 no es de la global (intervalo 3)"
+        );
         t.despierta(2);
-        assert_eq!(t.siguiente(), Some((2, Origen::Ranura)));
+        assert_eq!(
+            t.siguiente(),
+            Some((2, Origen::Ranura)),
+            "la vuelta 2 tampoco es de la global, y con tope 2 la ranura da una segunda seguida"
+        );
         t.despierta(3);
         assert_eq!(t.siguiente(), Some((30, Origen::Global)), "la vuelta 3 es de la cola global");
         assert_eq!(
@@ -461,7 +521,10 @@ mod elige {
             Some((100, Origen::Global)),
             "tras u32::MAX la cuenta da la vuelta a 0 (wrapping_add), y 0 es múltiplo de cualquier intervalo"
         );
-        assert_eq!(t.tick, 0);
+        assert_eq!(
+            t.tick, 0,
+            "tras u32::MAX, la cuenta de vueltas da la vuelta a 0 (wrapping_add) en vez de desbordarse"
+        );
     }
 
     #[test]
@@ -475,7 +538,11 @@ mod elige {
         for vuelta in 1..=7 {
             let (tarea, origen) = t.siguiente().expect("siempre hay tareas");
             if tarea == 100 {
-                assert_eq!(origen, Origen::Global);
+                assert_eq!(
+                    origen,
+                    Origen::Global,
+                    "la tarea 100 estaba en la cola global: debe salir con Origen::Global"
+                );
                 assert_eq!(vuelta, 7, "la global se mira en la vuelta 7 (tick % intervalo == 0), ni antes ni después");
                 return;
             }
@@ -506,7 +573,11 @@ mod elige {
         let mut t = trabajador(2);
         t.local.extend([1, 2]);
         t.global.push_back(100);
-        assert_eq!(t.siguiente(), Some((1, Origen::Local)));
+        assert_eq!(
+            t.siguiente(),
+            Some((1, Origen::Local)),
+            "la vuelta 1 es normal (intervalo 2): con la ranura vacía, el frente de la cola local"
+        );
         t.despierta(50);
         assert_eq!(
             t.siguiente(),
@@ -522,6 +593,10 @@ mod elige {
         t.local.extend([1, 2]);
         t.despierta(50);
         assert_eq!(t.siguiente(), Some((50, Origen::Ranura)), "sin nada en la global, la ranura");
-        assert_eq!(t.siguiente(), Some((1, Origen::Local)));
+        assert_eq!(
+            t.siguiente(),
+            Some((1, Origen::Local)),
+            "con la cola global vacía, la vuelta sigue el orden normal: tras la ranura, el frente de la cola local"
+        );
     }
 }

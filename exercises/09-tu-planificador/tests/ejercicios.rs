@@ -155,9 +155,17 @@ mod roba {
         assert_eq!(ids(&victima), [3, 4], "a la víctima le quedan las 2 más nuevas");
 
         let (victima, ladron) = (cola(0..4), cola([]));
-        assert_eq!(roba_mitad(&victima, &ladron).map(|t| t.id), Some(0));
+        assert_eq!(
+            roba_mitad(&victima, &ladron).map(|t| t.id),
+            Some(0),
+            "de 4 tareas, devuelve la primera robada: la del frente de la víctima, la 0"
+        );
         assert_eq!(ids(&ladron), [1], "de 4 tareas se roban 2");
-        assert_eq!(ids(&victima), [2, 3]);
+        assert_eq!(
+            ids(&victima),
+            [2, 3],
+            "de 4 tareas se roban 2 (la 0 y la 1): a la víctima le quedan las 2 más nuevas, 2 y 3"
+        );
 
         for n in [2usize, 3, 7, 256, 257] {
             let (victima, ladron) = (cola(0..n), cola([]));
@@ -181,7 +189,13 @@ mod roba {
             Some(7),
             "la mitad de 1, redondeando hacia arriba, es 1: si no, una tarea sola en una cola ocupada nunca se reparte"
         );
-        assert!(ids(&victima).is_empty() && ids(&ladron).is_empty());
+        assert!(
+            ids(&victima).is_empty() && ids(&ladron).is_empty(),
+            "con una sola tarea robada y devuelta, las dos colas quedan vacías; la víctima tiene {:?} y el ladrón \
+             {:?}: la que devuelves no se queda también en una cola",
+            ids(&victima),
+            ids(&ladron)
+        );
     }
 
     #[test]
@@ -194,13 +208,21 @@ mod roba {
     #[test]
     fn deja_el_botin_en_orden_al_final_de_la_cola_del_ladron() {
         let (victima, ladron) = (cola(0..6), cola([100]));
-        assert_eq!(roba_mitad(&victima, &ladron).map(|t| t.id), Some(0));
+        assert_eq!(
+            roba_mitad(&victima, &ladron).map(|t| t.id),
+            Some(0),
+            "de 6 tareas se roban 3, y se devuelve la primera robada: la del frente de la víctima, la 0"
+        );
         assert_eq!(
             ids(&ladron),
             [100, 1, 2],
             "lo robado va al FINAL de tu cola y en el mismo orden; la que devuelves no se queda también en la cola"
         );
-        assert_eq!(ids(&victima), [3, 4, 5]);
+        assert_eq!(
+            ids(&victima),
+            [3, 4, 5],
+            "de 6 tareas se roban 3 del frente: a la víctima le quedan las 3 más nuevas, 3, 4 y 5"
+        );
     }
 
     #[test]
@@ -226,7 +248,11 @@ mod roba {
             Ok(hilo) => une(hilo),
             Err(robada) => robada,
         };
-        assert_eq!(robada, Some(0));
+        assert_eq!(
+            robada,
+            Some(0),
+            "aunque tu cola estuviera tomada un rato, el robo termina y devuelve la primera robada, la 0"
+        );
         assert_eq!(ids(&ladron), [1, 2], "el botín, sin perder nada aunque tu cola estuviera tomada");
     }
 
@@ -423,7 +449,7 @@ mod siguiente {
     fn pon_en_ranura_no_pierde_la_anterior() {
         let (c, mut t) = un_trabajador([]);
         t.pon_en_ranura(&c, Tarea::de_prueba(1));
-        assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(1));
+        assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(1), "la tarea recién despertada ocupa la ranura");
         t.pon_en_ranura(&c, Tarea::de_prueba(2));
         assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(2), "la última despertada ocupa la ranura");
         assert_eq!(ids(&c.locales[0]), [1], "la que estaba en la ranura pasa al final de TU cola local; no se pierde");
@@ -464,7 +490,7 @@ mod siguiente {
         let mut esperada: Vec<usize> = (mitad..CAPACIDAD_LOCAL).collect();
         esperada.push(1000);
         assert_eq!(global, esperada, "a la cola global, la mitad más nueva y, al final, la que dejó la ranura");
-        assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(1001));
+        assert_eq!(t.ranura_lifo.as_ref().map(|t| t.id), Some(1001), "la última despertada, la 1001, ocupa la ranura");
 
         // Con un hueco libre, la tarea cabe: nada desborda.
         let (c, mut t) = un_trabajador(0..CAPACIDAD_LOCAL - 1);
@@ -531,18 +557,22 @@ mod siguiente {
     fn sacar_de_la_cola_pone_a_cero_la_cuenta_de_la_ranura() {
         let (c, mut t) = un_trabajador([10]);
         t.lifo_seguidas = MAX_LIFO_SEGUIDAS;
-        assert_eq!(t.siguiente_local(&c).map(|t| t.id), Some(10));
+        assert_eq!(
+            t.siguiente_local(&c).map(|t| t.id),
+            Some(10),
+            "con la ranura vacía, sale el frente de la cola local, la 10"
+        );
         assert_eq!(t.lifo_seguidas, 0, "una tarea que no sale de la ranura pone la cuenta de seguidas a 0");
         t.pon_en_ranura(&c, Tarea::de_prueba(1));
         assert_eq!(t.siguiente_local(&c).map(|t| t.id), Some(1), "después, la ranura vuelve a funcionar");
-        assert_eq!(t.lifo_seguidas, 1);
+        assert_eq!(t.lifo_seguidas, 1, "la tarea 1 salió de la ranura: la cuenta de seguidas pasa de 0 a 1");
     }
 
     #[test]
     fn una_cola_vacia_tambien_pone_a_cero_la_cuenta() {
         let (c, mut t) = un_trabajador([]);
         t.lifo_seguidas = 2;
-        assert!(t.siguiente_local(&c).is_none());
+        assert!(t.siguiente_local(&c).is_none(), "la ranura y la cola local están vacías: no hay tarea que dar (None)");
         assert_eq!(
             t.lifo_seguidas, 0,
             "si la tarea no sale de la ranura (aunque no salga ninguna), la cuenta vuelve a 0"
@@ -573,7 +603,10 @@ mod equidad {
     #[test]
     fn sin_trabajo_en_ningun_sitio_devuelve_none() {
         let (c, mut t) = dos_trabajadores();
-        assert!(t.busca_tarea(&c).is_none());
+        assert!(
+            t.busca_tarea(&c).is_none(),
+            "sin nada en la ranura, ni en las colas locales, ni en la cola global, no hay tarea que dar (None)"
+        );
         assert_eq!(t.tick, 1, "cada llamada es una vuelta: suma 1 a tick");
     }
 
@@ -615,7 +648,10 @@ mod equidad {
             Some(10),
             "en la vuelta de la cola global, si está vacía, la vuelta sigue como siempre: lo tuyo"
         );
-        assert_eq!(t.tick, INTERVALO_GLOBAL);
+        assert_eq!(
+            t.tick, INTERVALO_GLOBAL,
+            "cada llamada es una vuelta: tick pasa de INTERVALO_GLOBAL - 1 a INTERVALO_GLOBAL"
+        );
         t.tick = 2 * INTERVALO_GLOBAL - 1;
         assert_eq!(
             t.busca_tarea(&c).map(|t| t.id),
@@ -642,7 +678,11 @@ mod equidad {
     fn con_la_cola_local_vacia_toma_un_lote_de_la_global() {
         let (c, mut t) = dos_trabajadores();
         c.inyector.lock().unwrap().extend(tareas(0..10));
-        assert_eq!(t.busca_tarea(&c).map(|t| t.id), Some(0));
+        assert_eq!(
+            t.busca_tarea(&c).map(|t| t.id),
+            Some(0),
+            "sin nada propio, un lote de la cola global: se devuelve la primera del lote, la 0"
+        );
         assert_eq!(
             ids(&c.locales[0]),
             [1, 2, 3, 4, 5],
@@ -659,8 +699,12 @@ mod equidad {
             Some(30),
             "si no hay nada tuyo ni en la cola global, roba (self.roba)"
         );
-        assert_eq!(ids(&c.locales[0]), [31]);
-        assert_eq!(ids(&c.locales[1]), [32]);
+        assert_eq!(
+            ids(&c.locales[0]),
+            [31],
+            "de las 3 tareas de la víctima se roban 2: la 30 se devuelve y la 31 queda en tu cola local"
+        );
+        assert_eq!(ids(&c.locales[1]), [32], "a la víctima le queda su tarea más nueva, la 32");
     }
 
     #[test]
@@ -1010,7 +1054,12 @@ mod aparca {
             ejecutor.apaga();
             suma
         });
-        assert_eq!(suma, 9_999 * 10_000 / 2);
+        assert_eq!(
+            suma,
+            9_999 * 10_000 / 2,
+            "la suma de lo que devuelven las 10 000 tareas (0 + 1 + ... + 9999) es 49 995 000: si sale menos, alguna \
+             tarea no corrió; si sale más, alguna corrió dos veces"
+        );
         let mal: Vec<usize> = (0..10_000).filter(|&i| veces[i].load(Ordering::Relaxed) != 1).collect();
         assert!(
             mal.is_empty(),
@@ -1165,7 +1214,12 @@ mod aparca {
                     ejecutor.dormidos() == 2
                 });
                 tx.send(ronda).unwrap(); // despierta a la tarea desde este hilo, que no es un trabajador
-                assert_eq!(ejecutor.bloquea_en(manija), ronda + 1);
+                assert_eq!(
+                    ejecutor.bloquea_en(manija),
+                    ronda + 1,
+                    "en la ronda {ronda}, la tarea recibe {ronda} por el canal y devuelve {ronda} + 1: un aviso desde \
+                     fuera debe despertar a un trabajador dormido para que la corra"
+                );
             }
             ejecutor.apaga();
         });
@@ -1178,7 +1232,11 @@ mod aparca {
         let comprobaciones = con_limite("el ejecutor no terminó una tarea sencilla", {
             let ejecutor = ejecutor.clone();
             move || {
-                assert_eq!(ejecutor.bloquea_en(ejecutor.lanza(async { 41 + 1 })), 42);
+                assert_eq!(
+                    ejecutor.bloquea_en(ejecutor.lanza(async { 41 + 1 })),
+                    42,
+                    "el ejecutor debe correr la tarea y devolver su valor, 41 + 1 = 42"
+                );
                 espera_a("los dos trabajadores deberían acabar durmiendo", || {
                     assert!(!ejecutor.roto(), "un hilo trabajador murió por un pánico (mira su mensaje más arriba)");
                     ejecutor.dormidos() == 2

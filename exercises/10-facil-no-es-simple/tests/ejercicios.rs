@@ -232,7 +232,11 @@ mod puente {
         abre.send(()).expect("el trabajo sigue esperando la puerta");
         p.espera_a_que_se_vacie("el trabajo");
         assert!(espera.is_woken(), "el trabajo terminó y nadie despertó a quien esperaba");
-        assert_eq!(assert_ready!(espera.poll()), Ok(true));
+        assert_eq!(
+            assert_ready!(espera.poll()),
+            Ok(true),
+            "el trabajo terminó y dio true: a quien espera debe llegarle como Ok(true)"
+        );
     }
 
     #[test]
@@ -251,7 +255,11 @@ mod puente {
         abre.send(()).expect("el trabajo sigue esperando la puerta");
         p.espera_a_que_se_vacie("el trabajo");
         assert!(espera.is_woken(), "el trabajo terminó y nadie despertó a quien esperaba");
-        assert_eq!(assert_ready!(espera.poll()), Ok(true));
+        assert_eq!(
+            assert_ready!(espera.poll()),
+            Ok(true),
+            "el trabajo terminó y dio true: a quien espera debe llegarle como Ok(true)"
+        );
     }
 }
 
@@ -278,7 +286,11 @@ mod tope {
     async fn devuelve_el_resultado() {
         let p = pool_de_un_hilo();
         let puente = PuenteAcotado::nuevo(p.pool.clone(), 2);
-        assert_eq!(con_guarda("ejecuta", puente.ejecuta(|| 6 * 7)).await, 42);
+        assert_eq!(
+            con_guarda("ejecuta", puente.ejecuta(|| 6 * 7)).await,
+            42,
+            "`ejecuta` debe devolver el resultado del trabajo, 6 * 7 = 42"
+        );
     }
 
     #[test]
@@ -349,8 +361,16 @@ mod tope {
             assert_pending!(d.poll());
         });
         assert_eq!(empezados.load(Ordering::SeqCst), 4, "c y d debían entrar en cuanto quedó sitio");
-        assert_eq!(assert_ready!(c.poll()), 20);
-        assert_eq!(assert_ready!(d.poll()), 30);
+        assert_eq!(
+            assert_ready!(c.poll()),
+            20,
+            "cada `ejecuta` devuelve el resultado de su trabajo: c (el trabajo 2) da 2 * 10 = 20"
+        );
+        assert_eq!(
+            assert_ready!(d.poll()),
+            30,
+            "cada `ejecuta` devuelve el resultado de su trabajo: d (el trabajo 3) da 3 * 10 = 30"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -376,8 +396,16 @@ mod tope {
         assert_eq!(empezados.load(Ordering::SeqCst), 1, "con un tope de 1, el segundo trabajo no podía entrar aún");
         assert_pending!(b.poll()); // ahora sí: permiso y trabajo a Rayon
         p.espera_a_que_se_vacie("el segundo trabajo");
-        assert_eq!(assert_ready!(b.poll()), 10);
-        assert_eq!(assert_ready!(a.poll()), 0);
+        assert_eq!(
+            assert_ready!(b.poll()),
+            10,
+            "cada `ejecuta` devuelve el resultado de su trabajo: b (el trabajo 1) da 1 * 10 = 10"
+        );
+        assert_eq!(
+            assert_ready!(a.poll()),
+            0,
+            "cada `ejecuta` devuelve el resultado de su trabajo: a (el trabajo 0) da 0 * 10 = 0"
+        );
     }
 
     #[test]
@@ -404,7 +432,11 @@ mod tope {
              add_permits), un pánico se lo salta; un permiso que viaja en el cierre se suelta \
              también al deshacerse la pila"
         );
-        assert_eq!(assert_ready!(b.poll()), 10);
+        assert_eq!(
+            assert_ready!(b.poll()),
+            10,
+            "tras el pánico del primero, el segundo trabajo entra y devuelve lo suyo, 1 * 10 = 10"
+        );
     }
 }
 
@@ -424,7 +456,10 @@ mod salta {
     async fn devuelve_el_resultado() {
         let p = pool_de_un_hilo();
         let resultado = con_guarda("a_rayon_si_esperan", a_rayon_si_esperan(&p.pool, || 6 * 7)).await;
-        assert_eq!(resultado, 42);
+        assert_eq!(
+            resultado, 42,
+            "con alguien esperando, `a_rayon_si_esperan` debe devolver el resultado del trabajo, 6 * 7 = 42"
+        );
     }
 
     #[test]
@@ -460,7 +495,11 @@ mod salta {
         tapon.quita();
         p.espera_a_que_se_vacie("el trabajo");
         assert!(corrio.load(Ordering::SeqCst), "alguien esperaba el resultado: el trabajo tenía que ejecutarse");
-        assert_eq!(assert_ready!(espera.poll()), 5);
+        assert_eq!(
+            assert_ready!(espera.poll()),
+            5,
+            "alguien esperaba: el trabajo corre y su resultado, 5, llega a quien espera"
+        );
     }
 
     #[test]
@@ -523,9 +562,21 @@ mod salta {
             "con cuatro trabajos en cola y la segunda y la cuarta espera canceladas, deben correr \
              exactamente la primera y la tercera: cada trabajo mira su propio emisor"
         );
-        assert_eq!(assert_ready!(esperas[0].poll()), 0);
-        assert_eq!(assert_ready!(esperas[1].poll()), 2);
-        assert_eq!(p.panicos(), 0);
+        assert_eq!(
+            assert_ready!(esperas[0].poll()),
+            0,
+            "la primera espera, que nadie canceló, recibe el resultado de su propio trabajo, 0"
+        );
+        assert_eq!(
+            assert_ready!(esperas[1].poll()),
+            2,
+            "la tercera espera, que nadie canceló, recibe el resultado de su propio trabajo, 2"
+        );
+        assert_eq!(
+            p.panicos(),
+            0,
+            "un trabajo saltado no debe entrar en pánico, ni el de una espera cancelada al enviar"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -543,7 +594,7 @@ mod salta {
         abre.send(()).expect("el trabajo sigue esperando la puerta");
         p.espera_a_que_se_vacie("el trabajo");
         assert!(espera.is_woken(), "el trabajo terminó y nadie despertó a quien esperaba");
-        assert!(assert_ready!(espera.poll()));
+        assert!(assert_ready!(espera.poll()), "el trabajo terminó y dio true: a quien espera debe llegarle true");
     }
 
     /// El hueco entre mirar y enviar, abierto a propósito. `crate::oneshot` es
@@ -645,7 +696,11 @@ mod salta {
             (llegados, a_tiempo)
         });
         p.espera_a_que_se_vacie("los trabajos");
-        assert_eq!(llegados, 300);
+        assert_eq!(
+            llegados, 300,
+            "las 300 tareas deben terminar, con su resultado o con su plazo vencido; si alguna entra en pánico, su \
+             mensaje está más arriba"
+        );
         assert_eq!(
             p.panicos(),
             0,

@@ -334,7 +334,11 @@ mod limita {
                 assert!(vueltas < 100, "lanza_limitado no terminó con la puerta abierta");
                 sleep(ms(1)).await;
             };
-            assert_eq!(resultados, [0, 1, 2, 3]);
+            assert_eq!(
+                resultados,
+                [0, 1, 2, 3],
+                "con la puerta abierta, los 4 trabajos terminan y cada resultado va en la posición de su i"
+            );
         });
     }
 
@@ -347,13 +351,21 @@ mod limita {
 
             let vigia = Vigia::nuevo();
             let r = sin_colgarse("lanza_limitado", lanza_limitado(5, 1, |i| trabajo(vigia.clone(), i))).await;
-            assert_eq!(r, [0, 1, 4, 9, 16]);
+            assert_eq!(
+                r,
+                [0, 1, 4, 9, 16],
+                "cada resultado va en la posición de su i (el trabajo i da i * i), terminen en el orden que terminen"
+            );
             assert_eq!(vigia.max(), 1, "con limite = 1 los trabajos van de uno en uno");
 
             let vigia = Vigia::nuevo();
             let inicio = Instant::now();
             let r = sin_colgarse("lanza_limitado", lanza_limitado(3, 10, |i| trabajo(vigia.clone(), i))).await;
-            assert_eq!(r, [0, 1, 4]);
+            assert_eq!(
+                r,
+                [0, 1, 4],
+                "con limite = 10 y solo 3 trabajos, salen los 3 resultados (i * i), cada uno en la posición de su i"
+            );
             assert_eq!(vigia.max(), 3, "con limite = 10 y solo 3 trabajos, los 3 van a la vez");
             let tardado = inicio.elapsed();
             assert!(
@@ -413,17 +425,22 @@ mod rechaza {
     #[test]
     fn rechaza_al_momento_cuando_esta_llena() {
         let (recepcion, _buzon) = Recepcion::nueva(2);
-        assert_eq!(ofrece_ya(&recepcion, 1), Ok(()));
-        assert_eq!(ofrece_ya(&recepcion, 2), Ok(()));
+        assert_eq!(ofrece_ya(&recepcion, 1), Ok(()), "la cola de 2 está vacía: el trabajo 1 debe entrar");
+        assert_eq!(ofrece_ya(&recepcion, 2), Ok(()), "queda un sitio en la cola de 2: el trabajo 2 debe entrar");
         let rechazo = ofrece_ya(&recepcion, 3);
         assert_eq!(
             rechazo,
             Err(Rechazo::Llena(3)),
             "con la cola llena, ofrece debe devolver Err(Rechazo::Llena(trabajo)), con el mismo trabajo"
         );
-        assert!(rechazo.unwrap_err().to_string().contains("llena"));
+        let texto = rechazo.unwrap_err().to_string();
+        assert!(
+            texto.contains("llena"),
+            "el Display de Rechazo::Llena ya viene escrito y dice que la cola está «llena»; dijo «{texto}»: ¿lo has \
+             cambiado?"
+        );
         assert_eq!(recepcion.rechazadas(), 1, "rechazadas() debe contar el rechazo");
-        assert_eq!(recepcion.aceptadas(), 2);
+        assert_eq!(recepcion.aceptadas(), 2, "aceptadas() debe contar los 2 trabajos que entraron, y no el rechazado");
     }
 
     #[test]
@@ -471,26 +488,34 @@ mod rechaza {
     #[test]
     fn vuelve_a_aceptar_cuando_hay_sitio() {
         let (recepcion, mut buzon) = Recepcion::nueva(2);
-        assert_eq!(ofrece_ya(&recepcion, 1), Ok(()));
-        assert_eq!(ofrece_ya(&recepcion, 2), Ok(()));
-        assert_eq!(ofrece_ya(&recepcion, 3), Err(Rechazo::Llena(3)));
-        assert_eq!(buzon.intenta_recibir(), Some(1));
+        assert_eq!(ofrece_ya(&recepcion, 1), Ok(()), "la cola de 2 está vacía: el trabajo 1 debe entrar");
+        assert_eq!(ofrece_ya(&recepcion, 2), Ok(()), "queda un sitio en la cola de 2: el trabajo 2 debe entrar");
+        assert_eq!(
+            ofrece_ya(&recepcion, 3),
+            Err(Rechazo::Llena(3)),
+            "con la cola de 2 llena, el trabajo 3 se rechaza al momento y vuelve: Err(Rechazo::Llena(3))"
+        );
+        assert_eq!(buzon.intenta_recibir(), Some(1), "el buzón recibe lo aceptado en orden: primero el 1");
         assert_eq!(
             ofrece_ya(&recepcion, 4),
             Ok(()),
             "al sacar un trabajo del buzón queda sitio otra vez: la capacidad es lo que hay en la \
              cola ahora, no lo que se ha aceptado en total"
         );
-        assert_eq!(ofrece_ya(&recepcion, 5), Err(Rechazo::Llena(5)));
+        assert_eq!(
+            ofrece_ya(&recepcion, 5),
+            Err(Rechazo::Llena(5)),
+            "el 4 ocupó el sitio que dejó el 1: la cola vuelve a estar llena y el 5 se rechaza"
+        );
         let recibidos: Vec<i32> = std::iter::from_fn(|| buzon.intenta_recibir()).collect();
-        assert_eq!(recibidos, [2, 4]);
+        assert_eq!(recibidos, [2, 4], "en el buzón quedan el 2 y el 4, en el orden en que se aceptaron");
     }
 
     #[test]
     fn cerrada_aunque_este_llena() {
         let (recepcion, buzon) = Recepcion::nueva(2);
-        assert_eq!(ofrece_ya(&recepcion, 1), Ok(()));
-        assert_eq!(ofrece_ya(&recepcion, 2), Ok(()));
+        assert_eq!(ofrece_ya(&recepcion, 1), Ok(()), "la cola de 2 está vacía: el trabajo 1 debe entrar");
+        assert_eq!(ofrece_ya(&recepcion, 2), Ok(()), "queda un sitio en la cola de 2: el trabajo 2 debe entrar");
         drop(buzon);
         assert_eq!(
             ofrece_ya(&recepcion, 3),
@@ -698,7 +723,11 @@ mod rechaza {
             std::panic::resume_unwind(panico);
         }
         let total = u64::from(HILOS * OFERTAS);
-        assert_eq!(aceptados + rechazados, total);
+        assert_eq!(
+            aceptados + rechazados,
+            total,
+            "cada una de las {total} ofertas debe acabar aceptada o rechazada, una sola vez"
+        );
         assert_eq!(
             recibidos.len() as u64,
             aceptados,
@@ -936,7 +965,10 @@ mod despacha {
             let crecio = crate::memoria::vivos_en_este_hilo() - antes;
             drop(tx);
             let atendidos = sin_colgarse("el despachador", despachador).await.expect("el despachador entró en pánico");
-            assert_eq!(atendidos, 1_700);
+            assert_eq!(
+                atendidos, 1_700,
+                "`despacha` devuelve cuántos trabajos atendió: los 200 + 1500 = 1700 que se enviaron"
+            );
             assert!(
                 crecio < 32 * 1024,
                 "después de atender 1 500 trabajos más, todos ya terminados, la memoria del servicio creció {crecio} \
@@ -962,7 +994,7 @@ mod despacha {
             assert_eq!(vigia.terminados(), 1, "el trabajo que llegó tras un segundo sin nada no se atendió");
             drop(tx);
             let atendidos = sin_colgarse("el despachador", despachador).await.expect("el despachador entró en pánico");
-            assert_eq!(atendidos, 1);
+            assert_eq!(atendidos, 1, "`despacha` devuelve cuántos trabajos atendió: el único que llegó");
         });
     }
 }

@@ -163,16 +163,32 @@ mod almacen {
             Kv::Anterior(Some(1)),
             "Pon responde el valor que había ANTES de guardar (HashMap::insert ya te lo da)"
         );
-        assert_eq!(a.datos.get("x"), Some(&2));
+        assert_eq!(
+            a.datos.get("x"),
+            Some(&2),
+            "tras el segundo Pon, en los datos del almacén debe quedar el valor nuevo, 2"
+        );
     }
 
     #[test]
     fn lee_y_suma() {
         let mut a = Almacen::default();
-        assert_eq!(respuesta(pide(&mut a, Kv::Lee { clave: "nada".into() })), Kv::Valor(None));
+        assert_eq!(
+            respuesta(pide(&mut a, Kv::Lee { clave: "nada".into() })),
+            Kv::Valor(None),
+            "Lee de una clave que nunca se guardó responde Valor(None)"
+        );
         pide(&mut a, pon("x", 10));
-        assert_eq!(respuesta(pide(&mut a, Kv::Lee { clave: "x".into() })), Kv::Valor(Some(10)));
-        assert_eq!(respuesta(pide(&mut a, suma("x", 5))), Kv::Valor(Some(15)));
+        assert_eq!(
+            respuesta(pide(&mut a, Kv::Lee { clave: "x".into() })),
+            Kv::Valor(Some(10)),
+            "Lee responde el valor actual: tras Pon x = 10, Valor(Some(10))"
+        );
+        assert_eq!(
+            respuesta(pide(&mut a, suma("x", 5))),
+            Kv::Valor(Some(15)),
+            "Suma responde el saldo nuevo: 10 + 5 = 15"
+        );
         assert_eq!(
             respuesta(pide(&mut a, suma("nueva", -3))),
             Kv::Valor(Some(-3)),
@@ -202,7 +218,11 @@ mod almacen {
                  saldo quede por debajo de 0, y cada clave lleva su cuenta"
             );
         }
-        assert_eq!(a.datos.get("cuenta"), Some(&-6));
+        assert_eq!(
+            a.datos.get("cuenta"),
+            Some(&-6),
+            "en los datos del almacén, la cuenta queda en -6 (10 - 4 - 15 + 3 + 0)"
+        );
         assert_eq!(a.datos.get("otra"), Some(&0), "una clave a 0 sigue existiendo");
     }
 
@@ -440,8 +460,17 @@ mod contrapresion {
         // Un dato reenviado que vuelve a chocar se guarda otra vez, detrás.
         p.rechazado(CONSUMIDOR, Flujo::Dato(1), &mut ctx(Remitente::Isolate(PRODUCTOR)));
         p.rechazado(CONSUMIDOR, Flujo::Dato(3), &mut ctx(Remitente::Isolate(PRODUCTOR)));
-        assert_eq!(envios(p.handle(Flujo::Ack(5), &mut del_consumidor())), [(CONSUMIDOR, 1)]);
-        assert_eq!(envios(p.handle(Flujo::Ack(6), &mut del_consumidor())), [(CONSUMIDOR, 3)]);
+        assert_eq!(
+            envios(p.handle(Flujo::Ack(5), &mut del_consumidor())),
+            [(CONSUMIDOR, 1)],
+            "el dato 1, reenviado y rechazado otra vez, vuelve a `pendientes`, detrás: el Ack siguiente lo reenvía, \
+             como el más antiguo"
+        );
+        assert_eq!(
+            envios(p.handle(Flujo::Ack(6), &mut del_consumidor())),
+            [(CONSUMIDOR, 3)],
+            "y el Ack siguiente reenvía el 3, el que se guardó después"
+        );
     }
 
     /// Comparte un isolate con la prueba, para mirar su estado al final.

@@ -191,7 +191,7 @@ mod invariante {
 
     #[test]
     fn una_historia_correcta_no_tiene_perdidas() {
-        assert_eq!(primera_perdida(100, &[]), None);
+        assert_eq!(primera_perdida(100, &[]), None, "una historia sin escrituras no tiene pérdidas: None");
         let historia = [e(100, 110), e(110, 130), e(130, 135), e(135, 165)];
         assert_eq!(
             primera_perdida(100, &historia),
@@ -323,8 +323,16 @@ mod invariante {
             );
             if let Some(p) = perdida {
                 encontradas += 1;
-                assert_eq!(p.leido, escrituras[p.indice].leido);
-                assert!(p.habia != p.leido);
+                assert_eq!(
+                    p.leido, escrituras[p.indice].leido,
+                    "semilla {semilla}: la pérdida lleva lo que leyó la escritura de su índice, y dice {p:?}: \
+                     ¿mezclas el índice o los campos?"
+                );
+                assert!(
+                    p.habia != p.leido,
+                    "semilla {semilla}: una pérdida es una escritura que leyó algo distinto de lo que había, y esta \
+                     dice {p:?}: habia y leido no pueden coincidir"
+                );
             }
         }
         assert!(encontradas > 0, "en 500 semillas, alguna pierde dinero");
@@ -361,13 +369,18 @@ mod reloj {
             "100 ms después (hora del contexto, no del sistema) se ha rellenado una ficha: lee ctx.ahora()"
         );
         assert_eq!(cuantos_pasan(&mut l, 150, 5), 0, "a los 150 ms solo hay media ficha");
-        assert_eq!(cuantos_pasan(&mut l, 200, 5), 1);
+        assert_eq!(
+            cuantos_pasan(&mut l, 200, 5),
+            1,
+            "a los 200 ms, la media ficha que sobró a los 150 y la media nueva hacen una: las fracciones de ficha se \
+             acumulan entre llamadas"
+        );
     }
 
     #[test]
     fn el_cubo_no_pasa_de_su_capacidad() {
         let mut l = Limitador::new(3, 10);
-        assert_eq!(cuantos_pasan(&mut l, 0, 3), 3);
+        assert_eq!(cuantos_pasan(&mut l, 0, 3), 3, "el cubo empieza lleno: pasan sus 3 fichas");
         assert_eq!(
             cuantos_pasan(&mut l, 60_000, 10),
             3,

@@ -142,7 +142,7 @@ mod percentiles {
         mismo_percentil(percentil(&[], 50.0), None, "");
         mismo_percentil(percentil(&ms(&[1, 2]), 0.0), None, "");
         mismo_percentil(percentil(&ms(&[1, 2]), 101.0), None, "");
-        assert_eq!(resumen(&[]), None);
+        assert_eq!(resumen(&[]), None, "sin muestras no hay p50, ni p99, ni máximo: `resumen` devuelve None");
     }
 
     #[test]
@@ -188,16 +188,37 @@ mod dimensiona {
             Ok(3),
             "80 000 / (50 000 * 0,7) = 2,29: con 2 shards irían al 80 %; redondea hacia arriba"
         );
-        assert_eq!(shards(70_000.0, 50_000.0, 1.0, 8), Ok(2));
-        assert_eq!(shards(10.0, 50_000.0, 0.7, 8), Ok(1));
+        assert_eq!(
+            shards(70_000.0, 50_000.0, 1.0, 8),
+            Ok(2),
+            "70 000 / (50 000 * 1,0) = 1,4: hacen falta 2 (hacia arriba)"
+        );
+        assert_eq!(
+            shards(10.0, 50_000.0, 0.7, 8),
+            Ok(1),
+            "10 / (50 000 * 0,7) es casi 0: hace falta 1 (hacia arriba, y al menos uno)"
+        );
         assert_eq!(shards(0.0, 50_000.0, 0.7, 8), Ok(1), "siempre hace falta al menos un shard");
     }
 
     #[test]
     fn no_hay_nucleos_para_tanto() {
-        assert_eq!(shards(1_000_000.0, 50_000.0, 0.7, 8), Err(Insuficiente { necesarios: 29 }));
-        assert_eq!(shards(100_000.0, 50_000.0, 0.7, 3), Ok(3));
-        assert_eq!(shards(100_000.0, 50_000.0, 0.7, 2), Err(Insuficiente { necesarios: 3 }));
+        assert_eq!(
+            shards(1_000_000.0, 50_000.0, 0.7, 8),
+            Err(Insuficiente { necesarios: 29 }),
+            "1 000 000 / (50 000 * 0,7) = 28,57: hacen falta 29 y solo hay 8 núcleos, así que Err con los 29 \
+             necesarios"
+        );
+        assert_eq!(
+            shards(100_000.0, 50_000.0, 0.7, 3),
+            Ok(3),
+            "100 000 / (50 000 * 0,7) = 2,86: hacen falta 3 y hay justo 3 núcleos: todavía Ok(3)"
+        );
+        assert_eq!(
+            shards(100_000.0, 50_000.0, 0.7, 2),
+            Err(Insuficiente { necesarios: 3 }),
+            "hacen falta 3 y solo hay 2 núcleos: Err con los 3 necesarios"
+        );
     }
 
     #[test]
@@ -207,7 +228,11 @@ mod dimensiona {
             1_000,
             "100 000 por segundo durante 10 ms son 1 000 peticiones: la espera va en segundos"
         );
-        assert_eq!(limite(50_000.0, Duration::from_millis(5)), 250);
+        assert_eq!(
+            limite(50_000.0, Duration::from_millis(5)),
+            250,
+            "50 000 por segundo durante 5 ms son 250 peticiones: la espera va en segundos (0,005 s)"
+        );
         assert_eq!(limite(10.0, Duration::from_millis(1)), 1, "al menos 1");
         assert_eq!(limite(0.0, Duration::from_secs(3)), 1, "al menos 1, también sin ritmo");
         assert_eq!(limite(1_000.0, Duration::ZERO), 1, "al menos 1, también sin espera");
@@ -248,8 +273,16 @@ mod dimensiona {
     #[test]
     fn datos_sin_sentido_entran_en_panico() {
         // Primero, que funcione con datos buenos (así una función sin hacer falla aquí, no abajo).
-        assert_eq!(shards(100.0, 50.0, 1.0, 4), Ok(2));
-        assert_eq!(limite(100.0, Duration::from_millis(50)), 5);
+        assert_eq!(
+            shards(100.0, 50.0, 1.0, 4),
+            Ok(2),
+            "con datos buenos, 100 / (50 * 1,0) = 2 shards: haz que esto funcione antes que los pánicos"
+        );
+        assert_eq!(
+            limite(100.0, Duration::from_millis(50)),
+            5,
+            "con datos buenos, 100 por segundo durante 50 ms son 5: haz que esto funcione antes que los pánicos"
+        );
         let ms = Duration::from_millis(10);
         entra_en_panico("una carga NaN", || shards(f64::NAN, 50_000.0, 0.7, 8));
         entra_en_panico("una carga infinita", || shards(f64::INFINITY, 50_000.0, 0.7, 8));
@@ -321,7 +354,7 @@ mod descarte {
         dentro.push(entra(&portero, Prioridad::Alta).expect("una alta usa la reserva"));
         dentro.push(entra(&portero, Prioridad::Alta).expect("y otra"));
         assert_eq!(entra(&portero, Prioridad::Alta).err(), Some(Rechazada), "ya no queda nada");
-        assert_eq!(portero.libres(), 0);
+        assert_eq!(portero.libres(), 0, "8 normales y 2 altas dentro, con 10 permisos: no queda ninguno libre");
     }
 
     #[test]
@@ -331,10 +364,15 @@ mod descarte {
             .map(|n| entra(&portero, if n < 8 { Prioridad::Normal } else { Prioridad::Alta }).unwrap())
             .collect();
         dentro.pop();
-        assert_eq!(portero.libres(), 1);
+        assert_eq!(
+            portero.libres(),
+            1,
+            "con 10 dentro y una que sale, queda 1 permiso libre: soltar el permiso de una petición lo devuelve al \
+             semáforo"
+        );
         assert!(entra(&portero, Prioridad::Normal).is_err(), "con 1 libre, una normal dejaría la reserva en 0");
         dentro.truncate(dentro.len() - 2);
-        assert_eq!(portero.libres(), 3);
+        assert_eq!(portero.libres(), 3, "salen 2 más: 3 permisos libres");
         dentro.push(entra(&portero, Prioridad::Normal).expect("con 3 libres, una normal deja 2: entra"));
         assert!(entra(&portero, Prioridad::Normal).is_err(), "la siguiente dejaría 1");
     }
@@ -366,7 +404,11 @@ mod descarte {
         assert_eq!(entra(&portero, Prioridad::Alta).err(), Some(Rechazada), "lleno: una alta se rechaza en el acto");
         assert_eq!(entra(&portero, Prioridad::Normal).err(), Some(Rechazada), "lleno: una normal, también");
         drop(dentro);
-        assert_eq!(portero.libres(), 3);
+        assert_eq!(
+            portero.libres(),
+            3,
+            "al soltar los 3 permisos, vuelven los 3 al semáforo: los rechazos no se quedaron ninguno"
+        );
     }
 
     /// El semáforo de Tokio, con una costura: la primera vez que alguien mira

@@ -426,7 +426,12 @@ mod tramas {
         grifo.echa(b"bc");
         assert!(llamada.is_woken(), "llegó el resto de la trama y siguiente() no se despertó");
         let r = assert_ready!(llamada.poll());
-        assert_eq!(r.unwrap(), Some(b"abc".to_vec()));
+        assert_eq!(
+            r.unwrap(),
+            Some(b"abc".to_vec()),
+            "llegó la trama entera (longitud 3 y «abc», en dos trozos): siguiente() da Ok(Some(\"abc\")), la cabecera \
+             fuera"
+        );
     }
 
     #[tokio::test]
@@ -538,7 +543,11 @@ mod tramas {
             Some(b"abc".to_vec()),
             "tras el error, el lector siguió dando datos: la «a» que ya estaba pendiente tiene que seguir ahí"
         );
-        assert_eq!(lector.siguiente().await.unwrap(), None);
+        assert_eq!(
+            lector.siguiente().await.unwrap(),
+            None,
+            "tras la trama «abc», el flujo acaba limpio entre tramas: Ok(None)"
+        );
     }
 }
 
@@ -649,7 +658,12 @@ mod apagado {
         );
         parar.cancel();
         let informe = como_mucho(LIMITE, "sirve tras cancelar sin nada en curso", servidor).await.unwrap();
-        assert_eq!(informe, Informe { atendidas: 3, cortadas: 0, fallidas: 0 });
+        assert_eq!(
+            informe,
+            Informe { atendidas: 3, cortadas: 0, fallidas: 0 },
+            "sin nada en curso al cancelar, las 3 conexiones ya habían acabado: 3 atendidas, ninguna cortada ni \
+             fallida"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -674,7 +688,12 @@ mod apagado {
                 "en la vuelta {vuelta}: después de cancelar `parar` no se acepta ninguna conexión más (usa \
                  `biased;` en el select! con la rama de la cancelación primero)"
             );
-            assert_eq!(informe, Informe { atendidas: 1, cortadas: 0, fallidas: 0 });
+            assert_eq!(
+                informe,
+                Informe { atendidas: 1, cortadas: 0, fallidas: 0 },
+                "en la vuelta {vuelta}: solo se aceptó la conexión 1, que acabó dentro del plazo: 1 atendida, ninguna \
+                 cortada"
+            );
         }
     }
 
@@ -694,7 +713,11 @@ mod apagado {
             vec![1, 2, 3],
             "al parar había tres conexiones en curso que acababan dentro del plazo: déjalas terminar, no las cortes"
         );
-        assert_eq!(informe, Informe { atendidas: 3, cortadas: 0, fallidas: 0 });
+        assert_eq!(
+            informe,
+            Informe { atendidas: 3, cortadas: 0, fallidas: 0 },
+            "las 3 conexiones acaban dentro del plazo: 3 atendidas, ninguna cortada"
+        );
         misma_duracion(
             inicio.elapsed(),
             ms(30),
@@ -752,7 +775,11 @@ mod apagado {
             "cancelado a los 5 ms con plazo de 100 ms, solo caben las conexiones que acaban a los 40 y 80 ms. \
              Calcula el instante final una vez (timeout_at) en vez de un timeout nuevo por cada conexión"
         );
-        assert_eq!(informe, Informe { atendidas: 2, cortadas: 3, fallidas: 0 });
+        assert_eq!(
+            informe,
+            Informe { atendidas: 2, cortadas: 3, fallidas: 0 },
+            "las que acaban a los 40 y 80 ms están atendidas; las otras 3, cortadas al vencer el plazo a los 105 ms"
+        );
         misma_duracion(inicio.elapsed(), ms(105), "el plazo vence a los 105 ms: vuelve entonces");
     }
 
@@ -799,7 +826,10 @@ mod apagado {
             "con el canal cerrado y sin cancelar `parar`, no hay plazo: espera a que acaben todas"
         );
         misma_duracion(inicio.elapsed(), ms(200), "la última acaba a los 200 ms: vuelve entonces");
-        assert!(!parar.is_cancelled());
+        assert!(
+            !parar.is_cancelled(),
+            "`sirve` no cancela `parar` por su cuenta: el token es de quien llama, y aquí nadie lo canceló"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -822,7 +852,11 @@ mod apagado {
         let crecio = super::bytes_vivos() - antes;
         parar.cancel();
         let informe = como_mucho(LIMITE, "sirve", servidor).await.unwrap();
-        assert_eq!(informe, Informe { atendidas: 2_200, cortadas: 0, fallidas: 0 });
+        assert_eq!(
+            informe,
+            Informe { atendidas: 2_200, cortadas: 0, fallidas: 0 },
+            "las 2200 conexiones terminaron enseguida: todas atendidas, ninguna cortada"
+        );
         assert!(
             crecio < 64 * 1024,
             "tras 2 000 conexiones que terminaron enseguida, la memoria creció {crecio} bytes mientras sirve: \
@@ -925,7 +959,11 @@ mod apagado {
             })
         };
         let c = conduce("sirve", LIMITE, sirve(rx, diario.atiende(), parar.clone(), ms(1000))).await;
-        assert_eq!(c.valor, Informe { atendidas: 1, cortadas: 0, fallidas: 0 });
+        assert_eq!(
+            c.valor,
+            Informe { atendidas: 1, cortadas: 0, fallidas: 0 },
+            "la conexión de 30 ms acabó antes de cancelar: 1 atendida, ninguna cortada"
+        );
         // Los sucesos: la conexión acaba a los 30 ms y se cancela a los 60 ms.
         for t in &c.despertares {
             let ms = t.as_millis();

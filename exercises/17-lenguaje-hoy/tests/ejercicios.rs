@@ -86,8 +86,12 @@ mod enviable {
         let fuente = Arc::new(Lenta::default());
         let tarea = lanza_lecturas(fuente.clone(), vec![3, 1, 2]);
         let valores = con_plazo("la tarea de lanza_lecturas", tarea).await.expect("la tarea no debería fallar");
-        assert_eq!(valores, ["valor-3", "valor-1", "valor-2"]);
-        assert_eq!(fuente.lecturas.load(Ordering::SeqCst), 3);
+        assert_eq!(
+            valores,
+            ["valor-3", "valor-1", "valor-2"],
+            "los valores van en el orden de las claves (3, 1, 2), no en el que acaban"
+        );
+        assert_eq!(fuente.lecturas.load(Ordering::SeqCst), 3, "tres claves, tres lecturas: una por clave");
     }
 
     #[tokio::test(start_paused = true)]
@@ -96,7 +100,7 @@ mod enviable {
         let inicio = Instant::now();
         let valores =
             con_plazo("la tarea de lanza_lecturas", lanza_lecturas(fuente, vec![30, 10, 20, 7])).await.unwrap();
-        assert_eq!(valores.len(), 4);
+        assert_eq!(valores.len(), 4, "cuatro claves, cuatro valores");
         misma_duracion(
             inicio.elapsed(),
             Duration::from_millis(30),
@@ -122,8 +126,12 @@ mod enviable {
     async fn sin_claves_nada() {
         let fuente = Arc::new(Lenta::default());
         let valores = con_plazo("la tarea de lanza_lecturas", lanza_lecturas(fuente.clone(), vec![])).await.unwrap();
-        assert!(valores.is_empty());
-        assert_eq!(fuente.lecturas.load(Ordering::SeqCst), 0);
+        assert!(
+            valores.is_empty(),
+            "sin claves no hay nada que leer: el resultado es un vector vacío, y es {:?}",
+            valores
+        );
+        assert_eq!(fuente.lecturas.load(Ordering::SeqCst), 0, "sin claves, ninguna lectura");
     }
 }
 
@@ -159,9 +167,13 @@ mod lotes {
     #[test]
     fn lotes_llenos_y_el_ultimo_corto() {
         let lotes = todos(Lotes::new(futures::stream::iter(1..=7), 3));
-        assert_eq!(lotes, [vec![1, 2, 3], vec![4, 5, 6], vec![7]]);
+        assert_eq!(
+            lotes,
+            [vec![1, 2, 3], vec![4, 5, 6], vec![7]],
+            "de 1 a 7 en lotes de 3: dos lotes llenos, en orden, y el último con lo que sobra, [7]"
+        );
         let de_uno = todos(Lotes::new(futures::stream::iter(["a", "b", "c"]), 1));
-        assert_eq!(de_uno, [vec!["a"], vec!["b"], vec!["c"]]);
+        assert_eq!(de_uno, [vec!["a"], vec!["b"], vec!["c"]], "con lotes de 1, cada elemento sale en su propio lote");
         let grande = todos(Lotes::new(futures::stream::iter(1..=4), 10));
         assert_eq!(grande, [vec![1, 2, 3, 4]], "si el interior se acaba antes de llenar el lote, sale lo que haya");
     }
@@ -183,7 +195,11 @@ mod lotes {
             (n < 5).then_some((n, n + 1))
         });
         let lotes = Box::pin(Lotes::new(interior, 2));
-        assert_eq!(todos(lotes), [vec![0, 1], vec![2, 3], vec![4]]);
+        assert_eq!(
+            todos(lotes),
+            [vec![0, 1], vec![2, 3], vec![4]],
+            "de 0 a 4 en lotes de 2, con un interior que no es Unpin: [0, 1], [2, 3] y el último corto, [4]"
+        );
     }
 
     #[test]
@@ -209,7 +225,11 @@ mod lotes {
         drop(siguiente);
         tx.unbounded_send(4).unwrap();
         drop(tx);
-        assert_eq!(futures::executor::block_on(lotes.next()), Some(vec![4]));
+        assert_eq!(
+            futures::executor::block_on(lotes.next()),
+            Some(vec![4]),
+            "tras el lote [1, 2, 3], el 4 llegó y el interior se cerró: sale [4], el último, más corto"
+        );
     }
 
     /// Un interior que no respeta el final: tras su `None` da `99` para
@@ -252,9 +272,17 @@ mod lotes {
     #[test]
     fn con_combinadores_da_los_mismos_lotes() {
         let lotes = todos(Box::pin(con_combinadores(futures::stream::iter(1..=7), 3)));
-        assert_eq!(lotes, [vec![1, 2, 3], vec![4, 5, 6], vec![7]]);
+        assert_eq!(
+            lotes,
+            [vec![1, 2, 3], vec![4, 5, 6], vec![7]],
+            "con combinadores salen los mismos lotes que con Lotes: dos llenos y el último corto, [7]"
+        );
         let exacto = todos(Box::pin(con_combinadores(futures::stream::iter(1..=6), 3)));
-        assert_eq!(exacto, [vec![1, 2, 3], vec![4, 5, 6]]);
+        assert_eq!(
+            exacto,
+            [vec![1, 2, 3], vec![4, 5, 6]],
+            "con un número exacto de lotes no sobra ninguno vacío, tampoco con combinadores"
+        );
         let vacio = todos(Box::pin(con_combinadores(futures::stream::iter(Vec::<u32>::new()), 3)));
         assert!(vacio.is_empty(), "un interior vacío no da ningún lote: {vacio:?}");
     }
@@ -401,13 +429,21 @@ mod acotadas {
     #[tokio::test(start_paused = true)]
     async fn limite_uno_y_limite_de_sobra() {
         let (registro, resultado, tardado) = corre(&[3, 1, 2], 1).await;
-        assert_eq!(registro.maximo.get(), 1);
-        assert_eq!(resultado.iter().map(|(c, _)| *c).collect::<Vec<_>>(), [3, 1, 2]);
+        assert_eq!(registro.maximo.get(), 1, "con límite 1, nunca puede haber más de una descarga en curso");
+        assert_eq!(
+            resultado.iter().map(|(c, _)| *c).collect::<Vec<_>>(),
+            [3, 1, 2],
+            "con límite 1 van de una en una, así que acaban en el orden de las claves: 3, 1, 2"
+        );
         misma_duracion(tardado, Duration::from_millis(6), "con límite 1 van de una en una: 3 + 1 + 2 ms");
 
         let (registro, resultado, tardado) = corre(&[3, 1, 2], 10).await;
         assert_eq!(registro.maximo.get(), 3, "con límite 10 y 3 claves, las 3 a la vez");
-        assert_eq!(resultado.iter().map(|(c, _)| *c).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(
+            resultado.iter().map(|(c, _)| *c).collect::<Vec<_>>(),
+            [1, 2, 3],
+            "con límite de sobra van las tres a la vez y salen según acaban: la de 1 ms, la de 2 y la de 3"
+        );
         misma_duracion(tardado, Duration::from_millis(3), "con límite 10 van las tres a la vez: 3 ms");
     }
 }

@@ -182,7 +182,11 @@ mod lectura {
             assert_pending!(t.poll(), "sin datos todavía, linea() debe esperar");
             fuente.completa(b"hola\n");
             assert!(t.is_woken(), "terminó la lectura y linea() no se despertó");
-            assert_eq!(texto(assert_ready!(t.poll())), Some("hola".into()));
+            assert_eq!(
+                texto(assert_ready!(t.poll())),
+                Some("hola".into()),
+                "llegó «hola\\n»: linea() devuelve la línea sin su \\n"
+            );
         }
         {
             let mut t = task::spawn(lector.linea());
@@ -199,10 +203,22 @@ mod lectura {
             let mut t = task::spawn(lector.linea());
             assert_pending!(t.poll());
             fuente.completa(b"uno\ndos\ntres\ncua");
-            assert_eq!(texto(assert_ready!(t.poll())), Some("uno".into()));
+            assert_eq!(
+                texto(assert_ready!(t.poll())),
+                Some("uno".into()),
+                "la lectura trajo «uno\\ndos\\ntres\\ncua»: la primera línea es «uno», sin su \\n"
+            );
         }
-        assert_eq!(texto(ya(&mut lector, "«dos» ya estaba en el búfer")), Some("dos".into()));
-        assert_eq!(texto(ya(&mut lector, "«tres» ya estaba en el búfer")), Some("tres".into()));
+        assert_eq!(
+            texto(ya(&mut lector, "«dos» ya estaba en el búfer")),
+            Some("dos".into()),
+            "la segunda línea, «dos», sale del búfer sin leer más"
+        );
+        assert_eq!(
+            texto(ya(&mut lector, "«tres» ya estaba en el búfer")),
+            Some("tres".into()),
+            "la tercera línea, «tres», sale del búfer sin leer más"
+        );
         assert_eq!(fuente.envios(), 1, "las líneas que ya estaban en el búfer no necesitan otra lectura");
         let mut t = task::spawn(lector.linea());
         assert_pending!(t.poll());
@@ -220,8 +236,16 @@ mod lectura {
             assert_pending!(t.poll(), "todavía no hay un \\n: linea() debe seguir esperando");
         }
         fuente.completa(b"f\n");
-        assert_eq!(texto(assert_ready!(t.poll())), Some("abcdef".into()));
-        assert_eq!(fuente.envios(), 4);
+        assert_eq!(
+            texto(assert_ready!(t.poll())),
+            Some("abcdef".into()),
+            "los trozos «ab», «c», «de» y «f\\n» forman una sola línea: «abcdef», entera y sin el \\n"
+        );
+        assert_eq!(
+            fuente.envios(),
+            4,
+            "cuatro trozos, cuatro lecturas: cada una se envía cuando termina la anterior, y hasta que llega el \\n"
+        );
     }
 
     #[test]
@@ -231,7 +255,7 @@ mod lectura {
             let mut t = task::spawn(lector.linea());
             assert_pending!(t.poll());
         } // cancelada: su future se suelta con la lectura en vuelo
-        assert_eq!(fuente.envios(), 1);
+        assert_eq!(fuente.envios(), 1, "el primer sondeo envía una lectura, y cancelar no envía otra");
         {
             // Cancelada otra vez, antes de que lleguen los datos.
             let mut t = task::spawn(lector.linea());
@@ -244,8 +268,17 @@ mod lectura {
         );
         fuente.completa(b"dato\n");
         assert_eq!(fuente.perdidos(), 0, "la lectura cancelada se soltó y sus datos se perdieron");
-        assert_eq!(texto(ya(&mut lector, "la lectura en vuelo ya terminó")), Some("dato".into()));
-        assert_eq!(fuente.envios(), 1);
+        assert_eq!(
+            texto(ya(&mut lector, "la lectura en vuelo ya terminó")),
+            Some("dato".into()),
+            "la lectura que estaba en vuelo al cancelar trajo «dato\\n»: la siguiente llamada la recoge y devuelve \
+             «dato»"
+        );
+        assert_eq!(
+            fuente.envios(),
+            1,
+            "recoger la lectura que ya estaba en vuelo no necesita enviar otra: una lectura en total"
+        );
     }
 
     #[test]
@@ -258,9 +291,22 @@ mod lectura {
             assert_pending!(t.poll());
         } // cancelada con «me» en el búfer y otra lectura en vuelo
         fuente.completa(b"dio\nfin\n");
-        assert_eq!(texto(ya(&mut lector, "los datos ya llegaron")), Some("medio".into()));
-        assert_eq!(texto(ya(&mut lector, "«fin» ya estaba en el búfer")), Some("fin".into()));
-        assert_eq!(fuente.perdidos(), 0);
+        assert_eq!(
+            texto(ya(&mut lector, "los datos ya llegaron")),
+            Some("medio".into()),
+            "«me» llegó antes de cancelar y «dio\\n» en la lectura que seguía en vuelo: juntos son «medio»"
+        );
+        assert_eq!(
+            texto(ya(&mut lector, "«fin» ya estaba en el búfer")),
+            Some("fin".into()),
+            "«fin» llegó en la misma lectura: sale del búfer sin leer más"
+        );
+        assert_eq!(
+            fuente.perdidos(),
+            0,
+            "la lectura en vuelo al cancelar se soltó y el kernel escribió en un búfer que ya nadie tenía: esos datos \
+             se perdieron. Guarda la lectura en vuelo en el lector, no en el future de linea()"
+        );
     }
 
     #[test]
@@ -270,10 +316,14 @@ mod lectura {
             let mut t = task::spawn(lector.linea());
             assert_pending!(t.poll());
             fuente.completa(format!("linea {i}\n").as_bytes());
-            assert_eq!(texto(assert_ready!(t.poll())), Some(format!("linea {i}")));
+            assert_eq!(
+                texto(assert_ready!(t.poll())),
+                Some(format!("linea {i}")),
+                "llegó «linea {i}\\n»: linea() devuelve la línea sin su \\n"
+            );
         }
         let envios = fuente.direcciones();
-        assert_eq!(envios.len(), 20);
+        assert_eq!(envios.len(), 20, "20 líneas, cada una en su lectura: 20 lecturas enviadas");
         assert!(
             envios.iter().all(|&(_, capacidad)| capacidad == 32),
             "el búfer prestado debe tener la capacidad pedida (32): {envios:?}"
@@ -297,7 +347,11 @@ mod lectura {
         let mut t = task::spawn(lector.linea());
         assert_pending!(t.poll());
         fuente.completa(b"sigue\n");
-        assert_eq!(texto(assert_ready!(t.poll())), Some("sigue".into()));
+        assert_eq!(
+            texto(assert_ready!(t.poll())),
+            Some("sigue".into()),
+            "tras el error, el lector sigue sirviendo: la lectura siguiente trae «sigue»"
+        );
         let envios = fuente.direcciones();
         assert_eq!(envios[0], envios[1], "tras el error, el búfer debe ser el mismo que volvió con él");
     }
@@ -312,17 +366,30 @@ mod lectura {
             assert_pending!(t.poll());
             fuente.completa_fin();
             let e = assert_ready!(t.poll()).expect_err("los datos acabaron a media línea: es un error");
-            assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+            assert_eq!(
+                e.kind(),
+                io::ErrorKind::UnexpectedEof,
+                "los datos acabaron a media línea («a medias», sin \\n): el error es UnexpectedEof, no un final \
+                 limpio"
+            );
         }
         let (mut lector, fuente) = nuevo(64);
         {
             let mut t = task::spawn(lector.linea());
             assert_pending!(t.poll());
             fuente.completa_fin();
-            assert_eq!(texto(assert_ready!(t.poll())), None);
+            assert_eq!(
+                texto(assert_ready!(t.poll())),
+                None,
+                "los datos acabaron sin nada a medias: es el final limpio, Ok(None)"
+            );
         }
         let antes = fuente.envios();
-        assert_eq!(texto(ya(&mut lector, "después del final no hay nada que esperar")), None);
+        assert_eq!(
+            texto(ya(&mut lector, "después del final no hay nada que esperar")),
+            None,
+            "tras el final, linea() sigue dando Ok(None), al momento"
+        );
         assert_eq!(fuente.envios(), antes, "después del final, linea() no debe enviar más lecturas");
     }
 
@@ -402,7 +469,11 @@ mod lectura {
             assert_pending!(t.poll());
             fuente.completa_error(io::ErrorKind::TimedOut);
             let e = assert_ready!(t.poll()).expect_err("la lectura falló: linea() debe devolver el error");
-            assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+            assert_eq!(
+                e.kind(),
+                io::ErrorKind::TimedOut,
+                "la lectura falló con TimedOut: linea() devuelve ese error con su tipo"
+            );
         }
         let mut t = task::spawn(lector.linea());
         assert_pending!(t.poll());
@@ -425,8 +496,12 @@ mod lectura {
         }
         assert_eq!(fuente.envios(), 1, "sondear otra vez no debe enviar otra lectura");
         fuente.completa(b"ya\n");
-        assert!(t.is_woken());
-        assert_eq!(texto(assert_ready!(t.poll())), Some("ya".into()));
+        assert!(t.is_woken(), "terminó la lectura y linea() no se despertó");
+        assert_eq!(
+            texto(assert_ready!(t.poll())),
+            Some("ya".into()),
+            "llegó «ya\\n»: linea() devuelve la línea sin su \\n"
+        );
     }
 }
 
@@ -513,9 +588,13 @@ mod reparto {
     #[test]
     fn todas_en_el_mismo_puerto() {
         let v = escuchas(3, local()).expect("escuchas(3, 127.0.0.1:0) falló");
-        assert_eq!(v.len(), 3);
+        assert_eq!(v.len(), 3, "se pidieron 3 escuchas: `escuchas` debe devolver 3");
         let puerto = v[0].local_addr().unwrap().port();
-        assert_ne!(puerto, 0);
+        assert_ne!(
+            puerto, 0,
+            "con el puerto 0 el sistema elige uno libre: la primera escucha tiene que estar en ese puerto, no en el 0 \
+             (mira local_addr() tras el bind)"
+        );
         for e in &v {
             assert_eq!(e.local_addr().unwrap().port(), puerto, "cada escucha está en un puerto distinto");
         }
@@ -526,7 +605,11 @@ mod reparto {
         let libre = TcpListener::bind(local()).unwrap().local_addr().unwrap();
         let v = escuchas(2, libre).expect("escuchas(2, puerto libre) falló");
         for e in &v {
-            assert_eq!(e.local_addr().unwrap(), libre);
+            assert_eq!(
+                e.local_addr().unwrap(),
+                libre,
+                "cada escucha tiene que estar en la dirección y el puerto que se le dieron, {libre}"
+            );
         }
     }
 
@@ -600,7 +683,11 @@ mod reparto {
     #[test]
     fn cero_escuchas_es_un_error() {
         let e = escuchas(0, local()).expect_err("cero escuchas no pueden atender a nadie: debe ser un error");
-        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(
+            e.kind(),
+            io::ErrorKind::InvalidInput,
+            "cero escuchas es un error InvalidInput, no una lista vacía ni un pánico"
+        );
     }
 
     #[test]
@@ -680,7 +767,12 @@ mod fijar {
         // SAFETY: como en la solución: máscara propia, pid 0.
         unsafe {
             let mut m: libc::cpu_set_t = std::mem::zeroed();
-            assert_eq!(libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut m), 0);
+            assert_eq!(
+                libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut m),
+                0,
+                "sched_getaffinity falló en la prueba (no en tu código): {}",
+                io::Error::last_os_error()
+            );
             (0..libc::CPU_SETSIZE as usize).filter(|&c| libc::CPU_ISSET(c, &m)).collect()
         }
     }
@@ -692,7 +784,12 @@ mod fijar {
             for &c in nucleos {
                 libc::CPU_SET(c, &mut m);
             }
-            assert_eq!(libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &m), 0);
+            assert_eq!(
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &m),
+                0,
+                "sched_setaffinity falló en la prueba (no en tu código): {}",
+                io::Error::last_os_error()
+            );
         }
     }
 
@@ -744,7 +841,11 @@ mod fijar {
             hilos.into_iter().map(|h| h.join().expect("un hilo entró en pánico: un error no es un pánico")).collect();
         for (k, r) in resultados.iter().enumerate() {
             match (k % 2, r) {
-                (0, Ok((nucleo, m))) => assert_eq!((*nucleo, m.clone()), (ultimo, vec![ultimo])),
+                (0, Ok((nucleo, m))) => assert_eq!(
+                    (*nucleo, m.clone()),
+                    (ultimo, vec![ultimo]),
+                    "el hilo {k} va al núcleo {ultimo} y tiene que estar fijado a él, y solo a él, cuando llama a f"
+                ),
                 (1, Err(e)) => assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "el hilo {k}"),
                 (_, otro) => panic!("el hilo {k} (núcleo {}) dio {otro:?}", [ultimo, 100_000][k % 2]),
             }
@@ -762,7 +863,11 @@ mod fijar {
     #[test]
     fn permitidos_es_la_mascara_de_este_hilo() {
         let todos = mascara();
-        assert_eq!(permitidos().unwrap(), todos);
+        assert_eq!(
+            permitidos().unwrap(),
+            todos,
+            "permitidos() es la máscara de afinidad de este hilo (sched_getaffinity), no 0..N"
+        );
         let ultimo = *todos.last().unwrap();
         let dentro = en_un_hilo(move || {
             restringe(&[ultimo]);
@@ -781,7 +886,7 @@ mod fijar {
             (mascara(), unsafe { libc::sched_getcpu() })
         });
         assert_eq!(m, vec![ultimo], "el hilo que llamó a fija({ultimo}) no quedó fijado a ese núcleo");
-        assert_eq!(cpu, ultimo as i32);
+        assert_eq!(cpu, ultimo as i32, "un hilo fijado solo al núcleo {ultimo} corre en ese núcleo (sched_getcpu)");
         assert_eq!(mascara(), antes, "fija() cambió a otro hilo además del que llamó");
     }
 
@@ -794,7 +899,11 @@ mod fijar {
         }
         // Dentro de la máscara del sistema (menos de 1024), pero sin ese núcleo.
         let e = en_un_hilo(|| fija(1000)).expect_err("el núcleo 1000 no existe aquí");
-        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(
+            e.kind(),
+            io::ErrorKind::InvalidInput,
+            "el núcleo 1000 cabe en la máscara pero no existe en esta máquina: fija(1000) es InvalidInput"
+        );
     }
 
     #[test]
@@ -803,7 +912,7 @@ mod fijar {
         let antes = todos.clone();
         let n = 2 * todos.len() + 1;
         let hilos = lanza_fijados(n, |i, nucleo| (i, nucleo, mascara())).expect("lanza_fijados falló");
-        assert_eq!(hilos.len(), n);
+        assert_eq!(hilos.len(), n, "se pidieron {n} hilos: `lanza_fijados` debe devolver {n} JoinHandle");
         for (k, h) in hilos.into_iter().enumerate() {
             let (i, nucleo, m) = h.join().expect("un hilo entró en pánico").expect("un hilo no pudo fijarse");
             assert_eq!(i, k, "el hilo {k} recibió i = {i}");
@@ -828,7 +937,11 @@ mod fijar {
         });
         for (nucleo, m) in vistos {
             assert_eq!(nucleo, ultimo, "solo el núcleo {ultimo} estaba permitido");
-            assert_eq!(m, vec![ultimo]);
+            assert_eq!(
+                m,
+                vec![ultimo],
+                "el hilo del núcleo {nucleo} tiene que estar fijado a él, y solo a él, cuando llama a f"
+            );
         }
     }
 }

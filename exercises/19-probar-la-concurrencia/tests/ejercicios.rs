@@ -238,7 +238,11 @@ mod aparca {
             // volver sin esperar: si lo tomara, loom vería un bloqueo.
             d.avisa();
             drop(candado);
-            assert_eq!(d.dormidos.load(Ordering::SeqCst), 0);
+            assert_eq!(
+                d.dormidos.load(Ordering::SeqCst),
+                0,
+                "avisar sin nadie dormido no cambia `dormidos`: sigue en 0"
+            );
         });
     }
 }
@@ -306,11 +310,15 @@ mod roba {
             assert_eq!(ladron.contenido(), vec![9, 1, 2, 3], "las robadas van al final del ladrón, en orden");
             let sola = Cola::con([7]);
             assert_eq!(roba_mitad(&sola, &ladron), 1, "de 1 tarea se lleva 1");
-            assert_eq!(sola.contenido(), Vec::<u32>::new());
+            assert_eq!(
+                sola.contenido(),
+                Vec::<u32>::new(),
+                "de una cola de 1 tarea se lleva esa: la víctima se queda vacía"
+            );
             let cuatro = Cola::con([1, 2, 3, 4]);
             let otro = Cola::default();
             assert_eq!(roba_mitad(&cuatro, &otro), 2, "de 4 tareas, 2");
-            assert_eq!(otro.contenido(), vec![1, 2]);
+            assert_eq!(otro.contenido(), vec![1, 2], "de 4 tareas se lleva las 2 más antiguas, 1 y 2, en orden");
         });
     }
 
@@ -319,7 +327,7 @@ mod roba {
         una_vez(|| {
             let victima = Cola::default();
             let ladron = Cola::con([3, 1]);
-            assert_eq!(roba_mitad(&victima, &ladron), 0);
+            assert_eq!(roba_mitad(&victima, &ladron), 0, "de una víctima vacía no se roba nada: 0");
             assert_eq!(ladron.contenido(), vec![3, 1], "robar a una cola vacía no toca al ladrón");
         });
     }
@@ -560,9 +568,12 @@ mod reintenta {
             |s| async move {
                 let mut azar = Azar::con_semilla(SEMILLA);
                 let saldo = ingresa(&s, 1, 10, &politica(), &mut azar).await.map_err(|e| format!("{e:?}"))?;
-                assert_eq!(saldo, 10);
+                assert_eq!(saldo, 10, "con la red sana, el servidor contesta el saldo tras el primer ingreso: 10");
                 let saldo = ingresa(&s, 2, 5, &politica(), &mut azar).await.map_err(|e| format!("{e:?}"))?;
-                assert_eq!(saldo, 15);
+                assert_eq!(
+                    saldo, 15,
+                    "con la red sana, el servidor contesta el saldo tras el segundo ingreso: 10 + 5 = 15"
+                );
                 Ok(())
             },
         );
@@ -600,7 +611,7 @@ mod reintenta {
                 let mut azar = Azar::con_semilla(SEMILLA);
                 let primero = ingresa(&s, 1, 10, &politica(), &mut azar).await.map_err(|e| format!("{e:?}"))?;
                 let segundo = ingresa(&s, 2, 10, &politica(), &mut azar).await.map_err(|e| format!("{e:?}"))?;
-                assert_eq!(primero, 10);
+                assert_eq!(primero, 10, "el primer ingreso devuelve el saldo que contestó el servidor: 10");
                 assert_eq!(
                     segundo, 20,
                     "el segundo ingreso devolvió {segundo}: es la respuesta tardía del primero; mira el id de la respuesta"
@@ -608,7 +619,12 @@ mod reintenta {
                 Ok(())
             },
         );
-        assert_eq!(r.saldo, 20);
+        assert_eq!(
+            r.saldo, 20,
+            "el servidor ingresó {} en total en vez de 20: cada ingreso debe llegar una sola vez, con el mismo id en \
+             todos sus intentos",
+            r.saldo
+        );
     }
 
     /// El id de un ingreso que no es el de la prueba.
