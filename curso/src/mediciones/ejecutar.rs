@@ -20,6 +20,7 @@ use super::comprobar::paquete_de;
 use super::registro::{self, Como, RegistroDelCapitulo};
 use crate::error::{Error, Hallazgo, Tipo};
 use crate::modelo::Curso;
+use crate::procesos::cargo::Programas;
 use crate::procesos::{Proceso, Salida};
 
 /// Una orden de medida ejecutada.
@@ -122,40 +123,83 @@ fn ordenes_de(registros: &[RegistroDelCapitulo], rapido: bool) -> Vec<Pendiente>
 }
 
 /// Compila de una vez todos los paquetes, para que el tiempo de cada orden
-/// sea solo el suyo.
-fn compilar(raiz: &Path, ordenes: &[Pendiente], rapido: bool, progreso: &mut impl FnMut(&str)) -> Result<(), Error> {
-    let paquetes: BTreeSet<&str> = ordenes.iter().filter_map(|p| paquete_de(&p.orden)).collect();
-    let mut cargo = Proceso::cargo().args(["build", "-q", "--bins"]).en(raiz);
-    if !rapido {
-        cargo = cargo.arg("--release");
+/// sea solo el suyo. En modo completo, en `--release`, los de las órdenes.
+/// En modo rápido, los programas de todo el curso como los compila `cargo
+/// test` ([`Programas`]): tras un `cargo test` no hay nada que compilar, y
+/// cada orden sencilla ejecuta su programa sin pasar por cargo.
+fn compilar(
+    raiz: &Path,
+    ordenes: &[Pendiente],
+    rapido: bool,
+    progreso: &mut impl FnMut(&str),
+) -> Result<Option<Programas>, Error> {
+    if rapido {
+        progreso("compilando los programas del curso (como los compila cargo test)");
+        return Programas::compilar(raiz).map(Some);
     }
+    let paquetes: BTreeSet<&str> = ordenes.iter().filter_map(|p| paquete_de(&p.orden)).collect();
+    let mut cargo = Proceso::cargo().args(["build", "-q", "--bins", "--release"]).en(raiz);
     for p in &paquetes {
         cargo = cargo.args(["-p", p]);
     }
-    progreso(&format!("compilando {} lecciones ({})", paquetes.len(), if rapido { "dev" } else { "release" }));
+    progreso(&format!("compilando {} lecciones (release)", paquetes.len()));
     if !cargo.estado()?.success() {
         return Err(Error::mensaje("no compilan las lecciones (mira los errores de arriba)"));
     }
-    Ok(())
+    Ok(None)
 }
 
-fn ejecutar(raiz: &Path, orden: &str, rapido: bool) -> Hecha {
+/// `cargo run [-q] [--release] -p PAQUETE [--bin PROGRAMA] [-- ARGUMENTOS]`,
+/// por partes: el paquete, el programa y los argumentos. `None` si la orden
+/// lleva otras opciones de cargo (`--target-dir`, `--config`, `--features`):
+/// esas se ejecutan con cargo.
+fn programa_de(partes: &[String]) -> Option<(&str, Option<&str>, &[String])> {
+    let [cargo, run, resto @ ..] = partes else { return None };
+    if cargo != "cargo" || run != "run" {
+        return None;
+    }
+    let (mut paquete, mut programa) = (None, None);
+    let mut i = 0;
+    while let Some(p) = resto.get(i) {
+        match p.as_str() {
+            "--" => return Some((paquete?, programa, &resto[i + 1..])),
+            "-q" | "--release" => {}
+            "-p" | "--package" => paquete = Some(resto.get(i + 1)?.as_str()),
+            "--bin" => programa = Some(resto.get(i + 1)?.as_str()),
+            _ => return None,
+        }
+        i += if matches!(p.as_str(), "-p" | "--package" | "--bin") { 2 } else { 1 };
+    }
+    Some((paquete?, programa, &[]))
+}
+
+fn ejecutar(raiz: &Path, orden: &str, rapido: bool, programas: Option<&Programas>) -> Hecha {
     let partes = orden_ejecutable(orden, rapido);
+    let directo = programas.and_then(|ps| {
+        let (paquete, programa, argumentos) = programa_de(&partes)?;
+        Some(Proceso::programa(ps.ejecutable(paquete, programa)?).args(argumentos))
+    });
     let t = Instant::now();
-    let salida = Proceso::cargo().args(&partes[1..]).en(raiz).salida();
+    let salida = directo.unwrap_or_else(|| Proceso::cargo().args(&partes[1..])).en(raiz).salida();
     (partes, salida, t.elapsed().as_secs_f64())
 }
 
 /// Ejecuta las órdenes. En modo completo, una tras otra: cada medida tiene la
 /// máquina para ella sola. En modo rápido no se mide en serio: van de tres en
 /// tres. Devuelve lo hecho en el orden de `ordenes`.
-fn ejecutar_todas(raiz: &Path, ordenes: &[Pendiente], rapido: bool, progreso: &mut impl FnMut(&str)) -> Vec<Hecha> {
+fn ejecutar_todas(
+    raiz: &Path,
+    ordenes: &[Pendiente],
+    rapido: bool,
+    programas: Option<&Programas>,
+    progreso: &mut impl FnMut(&str),
+) -> Vec<Hecha> {
     let total = ordenes.len();
     if !rapido {
         let mut hechas = Vec::new();
         for (i, p) in ordenes.iter().enumerate() {
             progreso(&format!("[{}/{total}] {}", i + 1, orden_ejecutable(&p.orden, rapido).join(" ")));
-            hechas.push(ejecutar(raiz, &p.orden, rapido));
+            hechas.push(ejecutar(raiz, &p.orden, rapido, programas));
         }
         return hechas;
     }
@@ -169,7 +213,7 @@ fn ejecutar_todas(raiz: &Path, ordenes: &[Pendiente], rapido: bool, progreso: &m
                 loop {
                     let i = siguiente.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(p) = ordenes.get(i) else { break };
-                    let _ = tx.send((i, ejecutar(raiz, &p.orden, rapido)));
+                    let _ = tx.send((i, ejecutar(raiz, &p.orden, rapido, programas)));
                 }
             });
         }
@@ -265,7 +309,7 @@ pub fn medir(
     let _ = fs::remove_dir_all(&carpeta);
     fs::create_dir_all(&carpeta).map_err(|e| Error::crear(&carpeta, e))?;
     let ordenes = ordenes_de(&registros, rapido);
-    compilar(raiz, &ordenes, rapido, &mut progreso)?;
+    let programas = compilar(raiz, &ordenes, rapido, &mut progreso)?;
     let mut resultados = Resultados {
         modo: modo.into(),
         nucleos: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -275,7 +319,7 @@ pub fn medir(
         datos: Vec::new(),
         problemas: Vec::new(),
     };
-    let hechas = ejecutar_todas(raiz, &ordenes, rapido, &mut progreso);
+    let hechas = ejecutar_todas(raiz, &ordenes, rapido, programas.as_ref(), &mut progreso);
     let salidas = guardar(raiz, &carpeta, &ordenes, hechas, &mut resultados)?;
     leer_datos(&registros, &salidas, &mut resultados);
     resultados.segundos = inicio.elapsed().as_secs_f64();
@@ -288,6 +332,21 @@ pub fn medir(
 #[cfg(test)]
 mod pruebas {
     use super::*;
+
+    #[test]
+    fn una_orden_sencilla_se_ejecuta_sin_cargo_y_una_con_opciones_de_cargo_no() {
+        let partes = |o: &str| orden_ejecutable(o, true);
+        let p = partes("cargo run --release -p leccion-02 --bin eco -- --hilos 10");
+        assert_eq!(
+            programa_de(&p),
+            Some(("leccion-02", Some("eco"), &["--hilos".to_string(), "10".into(), "--rapido".into()][..]))
+        );
+        let p = partes("cargo run -p leccion-06");
+        assert_eq!(programa_de(&p), Some(("leccion-06", None, &["--rapido".to_string()][..])));
+        let p = partes("cargo run -p leccion-08 --target-dir target/x -- --tareas 1");
+        assert_eq!(programa_de(&p), None);
+        assert_eq!(programa_de(&["cargo".into(), "test".into(), "-p".into(), "a".into()]), None);
+    }
 
     #[test]
     fn la_orden_rapida_quita_release_y_anade_rapido() {

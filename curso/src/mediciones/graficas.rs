@@ -8,6 +8,7 @@ use walkdir::WalkDir;
 use crate::error::Error;
 use crate::modelo::{Curso, Grupo};
 use crate::procesos::Proceso;
+use crate::procesos::cargo::Programas;
 
 /// Los programas que dibujan las gráficas: cada `src/bin/grafica-*.rs` de
 /// una lección, como `(paquete, programa)`.
@@ -36,14 +37,15 @@ pub fn programas_de_graficas(curso: &Curso) -> Vec<(String, String)> {
 pub fn dibujar(curso: &Curso, destino: Option<&Path>, mut progreso: impl FnMut(&str)) -> Result<Vec<PathBuf>, Error> {
     let carpeta = destino.map_or_else(|| curso.ruta("book/graficas"), Path::to_path_buf);
     let mut hechas = Vec::new();
+    // Compilados como los compila `cargo test`: tras él, nada que compilar.
+    let compilados = Programas::compilar(&curso.raiz)?;
     for (paquete, programa) in programas_de_graficas(curso) {
         let svg = carpeta.join(format!("{}.svg", programa.trim_start_matches("grafica-")));
         progreso(&format!("cargo run -p {paquete} --bin {programa}"));
-        Proceso::cargo()
-            .args(["run", "-q", "-p", &paquete, "--bin", &programa, "--", "--svg"])
-            .arg(&svg)
-            .en(&curso.raiz)
-            .salida_con_exito()?;
+        let exe = compilados
+            .ejecutable(&paquete, Some(&programa))
+            .ok_or_else(|| Error::mensaje(format!("{paquete} no tiene el programa {programa}")))?;
+        Proceso::programa(exe).args(["--svg"]).arg(&svg).en(&curso.raiz).salida_con_exito()?;
         hechas.push(svg);
     }
     Ok(hechas)

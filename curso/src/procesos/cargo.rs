@@ -93,6 +93,13 @@ pub struct Paquete {
     pub id: String,
     pub name: String,
     pub version: String,
+    #[serde(default)]
+    pub manifest_path: PathBuf,
+    /// El `default-run` de su manifiesto.
+    #[serde(default)]
+    pub default_run: Option<String>,
+    #[serde(default)]
+    pub targets: Vec<Objetivo>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -115,6 +122,64 @@ impl Metadatos {
     /// Lee la salida de `cargo metadata`.
     pub fn de_json(json: &[u8]) -> Result<Metadatos, Error> {
         serde_json::from_slice(json).map_err(|e| Error::formato("la salida de cargo metadata", e))
+    }
+}
+
+/// Los programas (`src/main.rs`, `src/bin/*.rs`) de los miembros por
+/// defecto del espacio de trabajo, compilados como los compila `cargo test`.
+///
+/// `cargo run -p PAQUETE` resuelve las características de las dependencias
+/// solo para ese paquete, sin las de desarrollo: unas opciones de Tokio
+/// distintas de las de `cargo test`, y Tokio (y lo que cuelga de él) se
+/// compila otra vez. `cargo build --bins --tests` sin `-p` las resuelve como
+/// `cargo test`: tras un `cargo test`, no compila nada.
+#[derive(Debug, Default)]
+pub struct Programas {
+    /// Por paquete: su programa por defecto y cada programa con su ejecutable.
+    paquetes: BTreeMap<String, (Option<String>, BTreeMap<String, PathBuf>)>,
+}
+
+impl Programas {
+    /// Compila los programas en `raiz` (un espacio de trabajo) y los apunta.
+    pub fn compilar(raiz: &Path) -> Result<Programas, Error> {
+        use crate::procesos::Proceso;
+        let metadatos = Proceso::cargo().args(["metadata", "--no-deps", "--format-version", "1"]).en(raiz);
+        let metadatos = Metadatos::de_json(&metadatos.salida_con_exito()?.stdout)?;
+        let salida =
+            Proceso::cargo().args(["build", "--bins", "--tests", "--message-format=json"]).en(raiz).salida()?;
+        if !salida.exito() {
+            return Err(Error::mensaje(format!("no compilan los programas del curso:\n{}", salida.stderr())));
+        }
+        let mut por_manifiesto: BTreeMap<PathBuf, BTreeMap<String, PathBuf>> = BTreeMap::new();
+        for m in mensajes(&salida.stdout) {
+            if let Mensaje::CompilerArtifact(a) = m
+                && a.es("bin")
+                && !a.profile.test
+                && let Some(exe) = a.executable
+            {
+                por_manifiesto.entry(a.manifest_path).or_default().insert(a.target.name, exe);
+            }
+        }
+        let mut programas = Programas::default();
+        for p in metadatos.packages {
+            if let Some(bins) = por_manifiesto.remove(&p.manifest_path) {
+                let bins_del_paquete = p.targets.iter().filter(|t| t.kind.iter().any(|k| k == "bin")).count();
+                let defecto = p.default_run.clone().or_else(|| {
+                    (bins_del_paquete == 1)
+                        .then(|| bins.keys().next().cloned())
+                        .flatten()
+                        .or_else(|| bins.contains_key(&p.name).then(|| p.name.clone()))
+                });
+                programas.paquetes.insert(p.name, (defecto, bins));
+            }
+        }
+        Ok(programas)
+    }
+
+    /// El ejecutable que correría `cargo run -p paquete [--bin programa]`.
+    pub fn ejecutable(&self, paquete: &str, programa: Option<&str>) -> Option<&Path> {
+        let (defecto, bins) = self.paquetes.get(paquete)?;
+        bins.get(programa.or(defecto.as_deref())?).map(PathBuf::as_path)
     }
 }
 
