@@ -36,6 +36,9 @@ pub enum Tipo {
     CarpetaQueFalta,
     /// Un crate con varios programas y sin `default-run`.
     SinProgramaPorDefecto,
+    /// Una prueba unitaria en un programa o una biblioteca con `test = false`:
+    /// `cargo test` no la compila ni la ejecuta.
+    PruebaQueNoCorre,
     // El HTML construido (`revision::html`).
     /// Un enlace del HTML a un archivo que no existe.
     EnlaceHtmlRoto,

@@ -128,12 +128,53 @@ fn comprobar_programas(curso: &Curso, c: &Capitulo, grupo: Grupo, h: &mut Vec<Ha
     let relativa = c.carpeta(grupo);
     let dir = curso.ruta(&relativa);
     let Ok(texto) = fs::read_to_string(dir.join("Cargo.toml")) else { return };
-    let mut programas = usize::from(dir.join("src/main.rs").is_file());
-    programas += fs::read_dir(dir.join("src/bin")).into_iter().flatten().flatten().count();
-    programas += texto.matches("[[bin]]").count();
     let tabla = texto.parse::<toml::Table>().unwrap_or_default();
-    let tiene_defecto = tabla.get("package").and_then(|p| p.get("default-run")).is_some();
     let carpeta = relativa.display().to_string();
+    // Cada programa una vez: `src/main.rs` (con el nombre del paquete),
+    // `src/bin/*.rs` y los `[[bin]]` del manifiesto, que pueden nombrar los
+    // mismos archivos (para `test = false`).
+    let paquete = tabla.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str()).unwrap_or_default();
+    let mut nombres = std::collections::BTreeSet::new();
+    if dir.join("src/main.rs").is_file() {
+        nombres.insert(paquete.to_string());
+    }
+    for e in fs::read_dir(dir.join("src/bin")).into_iter().flatten().flatten() {
+        nombres.extend(e.path().file_stem().map(|n| n.to_string_lossy().into_owned()));
+    }
+    let bins = tabla.get("bin").and_then(|b| b.as_array()).cloned().unwrap_or_default();
+    for b in &bins {
+        nombres.extend(b.get("name").and_then(|n| n.as_str()).map(str::to_string));
+    }
+    let programas = nombres.len();
+    let tiene_defecto = tabla.get("package").and_then(|p| p.get("default-run")).is_some();
+    // Con `test = false`, las pruebas unitarias de ese archivo no corren.
+    let sin_pruebas = |t: &toml::Value| t.get("test").and_then(|v| v.as_bool()) == Some(false);
+    let mut sin_ejecutar: Vec<PathBuf> = Vec::new();
+    for b in bins.iter().filter(|b| sin_pruebas(b)) {
+        let nombre = b.get("name").and_then(|n| n.as_str()).unwrap_or_default();
+        let ruta =
+            b.get("path").and_then(|p| p.as_str()).map_or_else(|| format!("src/bin/{nombre}.rs"), str::to_string);
+        sin_ejecutar.push(dir.join(ruta));
+    }
+    if tabla.get("lib").is_some_and(sin_pruebas) {
+        let fuentes = WalkDir::new(dir.join("src")).into_iter().flatten();
+        sin_ejecutar.extend(
+            fuentes
+                .map(|e| e.into_path())
+                .filter(|r| r.extension().is_some_and(|x| x == "rs"))
+                .filter(|r| !r.starts_with(dir.join("src/bin")) && *r != dir.join("src/main.rs")),
+        );
+    }
+    for archivo in sin_ejecutar {
+        let texto = fs::read_to_string(&archivo).unwrap_or_default();
+        if texto.lines().any(|l| l.trim_start().starts_with("#[test]") || l.trim_start().starts_with("#[cfg(test)]")) {
+            let relativo = archivo.strip_prefix(&curso.raiz).unwrap_or(&archivo).display().to_string();
+            let mensaje = format!(
+                "{relativo} tiene pruebas unitarias, pero su Cargo.toml dice `test = false`: `cargo test` no las ejecuta"
+            );
+            h.push(en(&carpeta, Tipo::PruebaQueNoCorre, mensaje));
+        }
+    }
     if programas > 1 && !tiene_defecto {
         let mensaje = format!(
             "{carpeta}/ tiene {programas} programas y ningún default-run: `cargo run -p` no sabría cuál ejecutar"

@@ -84,3 +84,42 @@ fn cada_asercion_de_los_ejercicios_lleva_mensaje() {
         en_lista(&hallazgos)
     );
 }
+
+/// Un programa o una biblioteca con `test = false` en su `Cargo.toml` no
+/// ejecuta sus pruebas unitarias: la revisión de capítulos avisa si tiene
+/// alguna. Los programas declarados en `[[bin]]` que también están en
+/// `src/` cuentan una sola vez (no piden `default-run`).
+#[test]
+fn una_prueba_unitaria_con_test_false_es_un_problema() {
+    use curso::hallazgo::Tipo;
+    let r = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prueba-que-no-corre");
+    let _ = std::fs::remove_dir_all(&r);
+    let escribe = |ruta: &str, texto: &str| {
+        let p = r.join(ruta);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, texto).unwrap();
+    };
+    escribe("book/01-prueba.md", "# Prueba\n");
+    escribe("book/glosario.md", "# Glosario\n");
+    escribe("exercises/ejercicios.toml", "ejercicio = []\n");
+    let manifiesto =
+        "[package]\nname = \"leccion-01\"\n\n[[bin]]\nname = \"leccion-01\"\npath = \"src/main.rs\"\ntest = false\n";
+    escribe("lessons/01-prueba/Cargo.toml", manifiesto);
+    escribe("lessons/01-prueba/src/main.rs", "fn main() {}\n");
+    let de_tipo = |tipo: Tipo| {
+        let curso = curso::Curso::cargar(&r).expect("el curso mínimo se carga");
+        let h = curso::revision::capitulos::comprobar_carpetas(&curso);
+        h.into_iter().filter(|x| x.tipo == tipo).map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    assert!(de_tipo(Tipo::PruebaQueNoCorre).is_empty(), "sin pruebas unitarias no hay nada que avisar");
+    assert!(de_tipo(Tipo::SinProgramaPorDefecto).is_empty(), "main.rs y su [[bin]] son un solo programa");
+    escribe(
+        "lessons/01-prueba/src/main.rs",
+        "fn main() {}\n\n#[cfg(test)]\nmod pruebas {\n    #[test]\n    fn a() {}\n}\n",
+    );
+    let avisos = de_tipo(Tipo::PruebaQueNoCorre);
+    assert!(
+        avisos.len() == 1 && avisos[0].contains("src/main.rs") && avisos[0].contains("test = false"),
+        "debía avisar de la prueba de src/main.rs: {avisos:?}"
+    );
+}
