@@ -30,6 +30,8 @@ pub enum Tipo {
     // Los capítulos y sus carpetas (`revision::capitulos`).
     /// Una orden `cargo run -p X` con un paquete que no existe.
     PaqueteQueNoExiste,
+    /// Una ruta del repositorio entre comillas invertidas (`solutions/...`) que no existe.
+    RutaQueNoExiste,
     /// A un capítulo le faltan sus notas, su tiempo, sus preguntas o su tabla.
     NotasIncompletas,
     /// Un capítulo sin su carpeta, o una carpeta sin su capítulo.

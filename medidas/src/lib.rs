@@ -90,6 +90,19 @@ pub fn duracion(d: std::time::Duration) -> String {
     }
 }
 
+/// Una duración en milisegundos enteros, como «63 ms» (para un tiempo real
+/// que no necesita más cifras: el de una demo, un plazo vencido).
+///
+/// ```
+/// use std::time::Duration;
+/// assert_eq!(medidas::milisegundos(Duration::from_micros(63_499)), "63 ms");
+/// assert_eq!(medidas::milisegundos(Duration::from_micros(63_500)), "64 ms");
+/// assert_eq!(medidas::milisegundos(Duration::from_secs(12)), "12 000 ms");
+/// ```
+pub fn milisegundos(d: std::time::Duration) -> String {
+    format!("{} ms", numero(d.as_secs_f64() * 1e3, 0))
+}
+
 /// Varias duraciones como las escribe el libro, en una enumeración: «10 ms,
 /// 20 ms y 1,5 s» («ninguna» si no hay).
 ///

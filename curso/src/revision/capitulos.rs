@@ -5,7 +5,9 @@
 //! - cada capítulo trae sus notas para quien enseña (con tiempo y preguntas)
 //!   y la tabla de ejercicios generada;
 //! - cada `cargo run -p X` y `cargo test -p X` del libro nombra un paquete
-//!   que existe.
+//!   que existe;
+//! - cada ruta del repositorio que el libro, el README o la guía de
+//!   mantenimiento citan entre comillas invertidas (`solutions/...`) existe.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,6 +59,36 @@ fn comprobar_ordenes(nombre: &str, texto: &str, paquetes: &[String], h: &mut Vec
     }
 }
 
+/// Las carpetas de arriba cuyas rutas se citan en la prosa.
+const CARPETAS_CITADAS: [&str; 8] =
+    ["lessons/", "exercises/", "solutions/", "book/", "curso/", "cuestionarios/", "graficas/", "no-compila/"];
+
+/// Las rutas del repositorio que `texto` cita entre comillas invertidas
+/// (`solutions/07-joinhandle/incorrectas/plazo/comun.patch`, también con
+/// `:línea` detrás) y no existen bajo `raiz`. Las genéricas (`NN-tema`, `*`,
+/// `...`, `<...>`) no se miran.
+pub fn rutas_que_no_existen(raiz: &Path, archivo: &str, texto: &str) -> Vec<Hallazgo> {
+    let mut h = Vec::new();
+    for (i, trozo) in texto.split('`').enumerate() {
+        // Los trozos impares están entre comillas invertidas.
+        if i % 2 == 0 || !CARPETAS_CITADAS.iter().any(|c| trozo.starts_with(c)) || trozo.contains(char::is_whitespace) {
+            continue;
+        }
+        if ["NN", "*", "...", "<", "{"].iter().any(|g| trozo.contains(g)) {
+            continue;
+        }
+        // `hilos.rs:168` o `hilos.rs:168-170`: la ruta es lo de antes.
+        let ruta = match trozo.rsplit_once(':') {
+            Some((antes, lineas)) if lineas.chars().all(|c| c.is_ascii_digit() || c == '-') => antes,
+            _ => trozo,
+        };
+        if !raiz.join(ruta).exists() {
+            h.push(en(archivo, Tipo::RutaQueNoExiste, format!("{archivo}: `{trozo}` no existe en el repositorio")));
+        }
+    }
+    h
+}
+
 /// Las notas para quien enseña de un capítulo: el bloque, el tiempo, las
 /// preguntas y la tabla de ejercicios si los tiene.
 fn comprobar_notas(curso: &Curso, nombre: &str, texto: &str, h: &mut Vec<Hallazgo>) {
@@ -90,9 +122,14 @@ pub fn comprobar_capitulos(curso: &Curso, paginas: &[PathBuf], paquetes: &[Strin
         let nombre = pagina.file_name().unwrap_or_default().to_string_lossy().into_owned();
         let texto = fs::read_to_string(pagina).unwrap_or_default();
         comprobar_ordenes(&nombre, &texto, paquetes, &mut h);
+        h.extend(rutas_que_no_existen(&curso.raiz, &format!("book/{nombre}"), &texto));
         if es_capitulo(nombre.trim_end_matches(".md")) {
             comprobar_notas(curso, &nombre, &texto, &mut h);
         }
+    }
+    for guia in ["README.md", "MANTENIMIENTO.md"] {
+        let texto = fs::read_to_string(curso.raiz.join(guia)).unwrap_or_default();
+        h.extend(rutas_que_no_existen(&curso.raiz, guia, &texto));
     }
     h
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::espacio::UNIFICADOR;
 use super::variantes::{Clase, ErrorDeCompilacion, Variantes};
 use crate::error::Error;
 use crate::procesos::Proceso;
@@ -25,7 +26,9 @@ pub fn compilar(base: &Path, target: &Path, variantes: &mut Variantes) -> Result
     // Solo las pruebas de los ejercicios (`ejercicios` en los crates de
     // exercises/, `soluciones` en los de solutions/): ni las pruebas
     // unitarias de la biblioteca ni otras, que doblarían lo que se compila.
-    let salida = cargo(&["build", "--test", "ejercicios", "--test", "soluciones", "--keep-going"])
+    // Con el paquete que iguala las características (no tiene esas pruebas:
+    // no se compila nada suyo).
+    let salida = cargo(&["build", "--test", "ejercicios", "--test", "soluciones", "--keep-going", "-p", UNIFICADOR])
         .args(variantes.keys().flat_map(|p| ["-p", p.as_str()]))
         .salida()?;
     anotar(variantes, &salida.stdout);
@@ -34,7 +37,9 @@ pub fn compilar(base: &Path, target: &Path, variantes: &mut Variantes) -> Result
     let soluciones: Vec<String> =
         variantes.iter().filter(|(_, v)| v.clase == Clase::Solucion).map(|(paquete, _)| paquete.clone()).collect();
     if !soluciones.is_empty() {
-        let demos = cargo(&["build", "--bins"]).args(soluciones.iter().flat_map(|p| ["-p", p.as_str()])).salida()?;
+        let demos = cargo(&["build", "--bins", "-p", UNIFICADOR])
+            .args(soluciones.iter().flat_map(|p| ["-p", p.as_str()]))
+            .salida()?;
         anotar(variantes, &demos.stdout);
     }
     let sin_nada: Vec<&String> =

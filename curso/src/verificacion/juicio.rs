@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::ejecutar::{Ejecucion, LIMITE, Resultados, correr, inicial_de, listar};
 use super::variantes::{Clase, Variante, Variantes, variante};
 use crate::error::{Error, Hallazgo, Lugar, Tipo};
+use crate::mediciones::coma::cantidades_con_punto;
 use crate::modelo::{Curso, Ejercicio};
 
 /// Lo que hace falta para juzgar: las variantes y lo que dieron sus pruebas.
@@ -101,20 +102,29 @@ impl Juicio<'_> {
         }
     }
 
-    /// La demo de la solución se ejecuta y termina bien.
+    /// La demo de la solución se ejecuta, termina bien y escribe sus números
+    /// con coma decimal, como el libro (la ve quien enseña en clase).
     fn demo(&self, capitulo: &str, solucion: &Variante, problema: &mut impl FnMut(Tipo, String)) {
         let Some(demo) = &solucion.demo else {
             return problema(Tipo::SolucionFalla, format!("solutions/{capitulo} no tiene demo: falta src/main.rs"));
         };
+        let paquete = self.curso.ejercicios_de(capitulo).next().map(Ejercicio::paquete_solucion);
         match correr(demo, &solucion.dir, &[], LIMITE) {
-            Ok(r) if r.pasan && !r.salida.trim().is_empty() => {}
-            Ok(r) => {
-                let paquete = self.curso.ejercicios_de(capitulo).next().map(Ejercicio::paquete_solucion);
-                problema(
-                    Tipo::SolucionFalla,
-                    format!("`cargo run -p {}` falla:\n{}", paquete.unwrap_or_default(), r.salida),
-                )
+            Ok(r) if r.pasan && !r.salida.trim().is_empty() => {
+                if let Some((n, linea)) = cantidades_con_punto(&r.salida).first() {
+                    let mensaje = format!(
+                        "`cargo run -p {}` escribe una cantidad con punto decimal en la línea {n}: «{}». \
+                         Escríbela con coma, como el libro (medidas::numero, medidas::duracion)",
+                        paquete.unwrap_or_default(),
+                        linea.trim()
+                    );
+                    problema(Tipo::SolucionFalla, mensaje);
+                }
             }
+            Ok(r) => problema(
+                Tipo::SolucionFalla,
+                format!("`cargo run -p {}` falla:\n{}", paquete.unwrap_or_default(), r.salida),
+            ),
             Err(e) => problema(Tipo::SinVerificar, e.to_string()),
         }
     }

@@ -25,6 +25,7 @@
 
 pub mod compilar;
 pub mod ejecutar;
+mod espacio;
 pub mod juicio;
 pub mod variantes;
 

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::espacio::{UNIFICADOR, escribir_espacio, escribir_unificador};
 use crate::error::{Error, Hallazgo, Lugar, Tipo};
 use crate::modelo::{Curso, Ejercicio, normalizar};
 
@@ -69,7 +70,6 @@ pub fn preparar(curso: &Curso, base: &Path) -> Result<(Variantes, Vec<Hallazgo>)
     let crates = base.join("crates");
     fs::create_dir_all(&crates).map_err(|e| Error::crear(&crates, e))?;
     let mut escritos = BTreeSet::new();
-    escribir_espacio(&curso.raiz, base)?;
     // El código inicial de cada ejercicio tal como se publicó, aunque hayas
     // trabajado los ejercicios en tu copia.
     let mut inicial = BTreeMap::new();
@@ -78,6 +78,7 @@ pub fn preparar(curso: &Curso, base: &Path) -> Result<(Variantes, Vec<Hallazgo>)
     }
     // `ws-06-07` → `0.1.0-ws-06-07`: una versión por espacio de verificación.
     let version = format!("0.1.0-{}", base.file_name().unwrap_or_default().to_string_lossy());
+    escribir_unificador(&curso.raiz, &crates.join(UNIFICADOR), &version, &mut escritos)?;
     let mut variantes = Variantes::new();
     let mut anadir = |e: &Ejercicio, clase: Clase, origen: PathBuf, reemplazos: Vec<(&str, Vec<u8>)>| {
         let paquete = nombre_paquete(e, &clase);
@@ -140,53 +141,10 @@ pub fn preparar(curso: &Curso, base: &Path) -> Result<(Variantes, Vec<Hallazgo>)
             }
         }
     }
+    // El manifiesto del espacio, con el perfil de cada variante.
+    escribir_espacio(&curso.raiz, base, variantes.keys())?;
     borrar_sobrantes(&crates, &escritos).map_err(|e| Error::escribir(&crates, e))?;
     Ok((variantes, no_se_aplican))
-}
-
-/// El `Cargo.toml` del espacio de trabajo (el de la raíz con otros
-/// miembros) y su `Cargo.lock`.
-fn escribir_espacio(raiz: &Path, base: &Path) -> Result<(), Error> {
-    let ruta = raiz.join("Cargo.toml");
-    let texto = fs::read_to_string(&ruta).map_err(|e| Error::leer(&ruta, e))?;
-    let mut manifiesto: toml::Table = toml::from_str(&texto).map_err(|e| Error::formato(&ruta, e))?;
-    let ws = manifiesto
-        .get_mut("workspace")
-        .and_then(|w| w.as_table_mut())
-        .ok_or_else(|| Error::formato(&ruta, "no tiene [workspace]"))?;
-    ws.insert("members".into(), toml::Value::Array(vec!["crates/*".into()]));
-    ws.remove("default-members");
-    // Las dependencias de la raíz con `path` (`medidas`, `graficas`...) son
-    // relativas a la raíz: en el espacio de verificación, absolutas.
-    if let Some(deps) = ws.get_mut("dependencies").and_then(|d| d.as_table_mut()) {
-        for (_, dep) in deps.iter_mut() {
-            if let Some(t) = dep.as_table_mut()
-                && let Some(toml::Value::String(ruta)) = t.get("path")
-            {
-                let absoluta = normalizar(&raiz.join(ruta)).to_string_lossy().into_owned();
-                t.insert("path".into(), absoluta.into());
-            }
-        }
-    }
-    // Sin información de depuración: nadie va a depurar las variantes, y
-    // compilan y enlazan antes.
-    let perfil = manifiesto
-        .entry("profile")
-        .or_insert_with(|| toml::Value::Table(Default::default()))
-        .as_table_mut()
-        .map(|p| p.entry("dev").or_insert_with(|| toml::Value::Table(Default::default())))
-        .and_then(|d| d.as_table_mut());
-    if let Some(dev) = perfil {
-        dev.insert("debug".into(), false.into());
-        dev.insert("codegen-units".into(), 1.into());
-    }
-    escribir(&base.join("Cargo.toml"), toml::to_string(&manifiesto).expect("TOML válido").as_bytes())?;
-    let lock = raiz.join("Cargo.lock");
-    if lock.is_file() {
-        let bytes = fs::read(&lock).map_err(|e| Error::leer(&lock, e))?;
-        escribir(&base.join("Cargo.lock"), &bytes)?;
-    }
-    Ok(())
 }
 
 /// Borra, debajo de `dir`, los archivos que no están en `escritos` y las
@@ -207,7 +165,7 @@ fn borrar_sobrantes(dir: &Path, escritos: &BTreeSet<PathBuf>) -> std::io::Result
 }
 
 /// Escribe solo si el contenido cambia, para no tocar la fecha del archivo.
-fn escribir(ruta: &Path, bytes: &[u8]) -> Result<(), Error> {
+pub(super) fn escribir(ruta: &Path, bytes: &[u8]) -> Result<(), Error> {
     if fs::read(ruta).is_ok_and(|actual| actual == bytes) {
         return Ok(());
     }

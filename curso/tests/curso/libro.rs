@@ -100,6 +100,23 @@ fn las_fuentes_del_libro_pasan_las_comprobaciones() {
 }
 
 #[test]
+fn una_ruta_citada_que_no_existe_es_un_problema() {
+    let texto = "Aplica `solutions/07-joinhandle/incorrectas/plazo/comun.patch`, no \
+                 `solutions/07-joinhandle/incorrectas/plazo.rs`; mira `lessons/12-nada-compartido/src/hilos.rs:168` \
+                 y `exercises/NN-tema/ejercicios.toml`, pero no `book/99-no-existe.md:3-5`.";
+    let problemas = curso::revision::capitulos::rutas_que_no_existen(&raiz(), "book/prueba.md", texto);
+    let mensajes: Vec<_> = problemas.iter().map(|h| h.mensaje.as_str()).collect();
+    assert_eq!(
+        mensajes,
+        [
+            "book/prueba.md: `solutions/07-joinhandle/incorrectas/plazo.rs` no existe en el repositorio",
+            "book/prueba.md: `book/99-no-existe.md:3-5` no existe en el repositorio",
+        ],
+        "solo las dos rutas que no existen son un problema"
+    );
+}
+
+#[test]
 fn los_enlaces_al_espacio_de_trabajo_van_al_repositorio() {
     let raiz = raiz();
     let texto = "Mira [la lección](../lessons/06-hilos-verdes/src/main.rs#L3) y [el glosario](glosario.md).";

@@ -4,7 +4,7 @@
 //!
 //! - `cargo run -p leccion-02 --release` crea mil hilos bloqueados en
 //!   `read()` y mide lo que cuesta cada uno: tiempo de creación, memoria
-//!   virtual, memoria residente y pila del núcleo.
+//!   virtual, memoria residente y pila del kernel.
 //! - `cargo run -p leccion-02 --release --bin eco-bloqueante` arranca un
 //!   servidor de eco con un hilo por conexión en 127.0.0.1 y lo pone a prueba
 //!   con mil clientes conectados a la vez.
@@ -33,7 +33,7 @@ pub struct Foto {
     pub residente: u64,
     /// `Threads`: hilos vivos del proceso.
     pub hilos: u64,
-    /// `KernelStack` de `/proc/meminfo`: pilas del núcleo de TODO el
+    /// `KernelStack` de `/proc/meminfo`: pilas del kernel de TODO el
     /// sistema, en bytes. `None` si no está.
     pub pila_nucleo: Option<u64>,
 }

@@ -135,12 +135,12 @@ fn demo(opciones: &OpcionesHilos, limites: &Limites) -> std::io::Result<()> {
                 (Some(x), Some(y)) => {
                     let k = delta(x, y);
                     println!(
-                        "Pilas del núcleo:            +{} MiB = {} KiB por hilo (KernelStack de /proc/meminfo: todo el sistema)",
+                        "Pilas del kernel:            +{} MiB = {} KiB por hilo (KernelStack de /proc/meminfo: todo el sistema)",
                         numero(mib(k), 1),
                         numero(kib(k / n), 1)
                     );
                 }
-                _ => println!("Pilas del núcleo:            no disponible (falta KernelStack en /proc/meminfo)"),
+                _ => println!("Pilas del kernel:            no disponible (falta KernelStack en /proc/meminfo)"),
             }
         }
         _ => println!("Memoria:                     no disponible (este sistema no tiene /proc)"),

@@ -32,7 +32,7 @@ use leccion_03::{Opciones, Tipo, conexiones_posibles, sube_limite_de_archivos, t
 const LIMITE_POR_SERVIDOR: Duration = Duration::from_secs(120);
 /// Conexiones que se abren a la vez: menos que la cola de espera del
 /// `listen` de la biblioteca estándar, para que ninguna se quede esperando
-/// a que el núcleo reintente.
+/// a que el kernel reintente.
 const LOTE: usize = 100;
 
 fn main() -> ExitCode {

@@ -18,11 +18,11 @@ async fn main() {
         println!("   {:<34} {:?}", t.nombre, tramos::clasifica(t));
     }
     let r = tramos::reparte(&traza);
-    println!("   calculando {:?}, esperando {:?}", r.calculo, r.espera);
+    println!("   calculando {}, esperando {}", medidas::duracion(r.calculo), medidas::duracion(r.espera));
 
     println!("2. aforo: 10 µs de cálculo y 10 ms de espera por petición");
     let (calculo, espera) = (Duration::from_micros(10), Duration::from_millis(10));
-    println!("   fracción de espera: {:.4}", aforo::fraccion_de_espera(calculo, espera));
+    println!("   fracción de espera: {}", medidas::numero(aforo::fraccion_de_espera(calculo, espera), 4));
     println!("   un hilo que espera cada petición: {} por segundo", aforo::por_segundo(calculo + espera));
     println!("   un hilo que solo calculara:       {} por segundo", aforo::por_segundo(calculo));
     println!("   hilos bloqueantes para 10 000 peticiones/s: {}", aforo::hilos_necesarios(10_000, calculo + espera));
@@ -39,7 +39,9 @@ async fn main() {
     })
     .await;
     println!(
-        "   resultado {suma}: {} sondeos, ocupado {:?}, esperando {:?}",
-        medida.sondeos, medida.ocupado, medida.esperando
+        "   resultado {suma}: {} sondeos, ocupado {}, esperando {}",
+        medida.sondeos,
+        medidas::duracion(medida.ocupado),
+        medidas::milisegundos(medida.esperando)
     );
 }

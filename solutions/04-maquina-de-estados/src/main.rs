@@ -23,7 +23,10 @@ fn main() {
         activador.activa();
     });
     block_on(espera);
-    println!("   la señal llegó desde otro hilo a los {:.0?}; mientras, este hilo dormía en park()", inicio.elapsed());
+    println!(
+        "   la señal llegó desde otro hilo a los {}; mientras, este hilo dormía en park()",
+        medidas::milisegundos(inicio.elapsed())
+    );
 
     println!("3. senal: una tarea de Tokio espera; un hilo del sistema la despierta");
     let (activador, espera) = senal();

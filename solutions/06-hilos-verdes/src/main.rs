@@ -17,10 +17,10 @@ async fn main() {
     let inicio = Instant::now();
     let tareas = reparte::lanza(100_000);
     let suma = reparte::recoge(tareas).await.unwrap();
-    println!("   suma de los cuadrados: {suma} (en {:.0?})", inicio.elapsed());
+    println!("   suma de los cuadrados: {suma} (en {})", medidas::milisegundos(inicio.elapsed()));
 
     println!("3. junta: perfil (30 ms) y pedidos (50 ms) a la vez");
     let inicio = Instant::now();
     let (perfil, pedidos) = junta::pagina(42).await;
-    println!("   {perfil:?}, pedidos {pedidos:?} (en {:.0?}, no en 80 ms)", inicio.elapsed());
+    println!("   {perfil:?}, pedidos {pedidos:?} (en {}, no en 80 ms)", medidas::milisegundos(inicio.elapsed()));
 }

@@ -27,7 +27,7 @@ async fn main() {
             Final::Agotada => "Agotada (y la tarea, cancelada)".to_string(),
             Final::Fallida(e) => format!("Fallida({e})"),
         };
-        println!("   {ms:>3} ms -> {texto} en {:.0?}", inicio.elapsed());
+        println!("   {ms:>3} ms -> {texto} en {}", medidas::milisegundos(inicio.elapsed()));
     }
 
     println!("2. la primera: tres réplicas (40, 15 y 25 ms); la de 15 ms, en pánico");
@@ -41,7 +41,7 @@ async fn main() {
         Box::pin(consulta("réplica de 25 ms", 25)),
     ];
     let ganadora = primera::la_primera(replicas).await;
-    println!("   gana {ganadora:?} en {:.0?}; las demás, canceladas", inicio.elapsed());
+    println!("   gana {ganadora:?} en {}; las demás, canceladas", medidas::milisegundos(inicio.elapsed()));
 
     println!("3. desenlaces: cuatro tareas con un plazo de 50 ms");
     let mut tareas = JoinSet::new();
@@ -69,5 +69,5 @@ async fn main() {
         };
         println!("   {nombre:<24} -> {texto}");
     }
-    println!("   (en {:.0?})", inicio.elapsed());
+    println!("   (en {})", medidas::milisegundos(inicio.elapsed()));
 }

@@ -75,7 +75,8 @@ fn main() {
     let (total, ms) = arbol(&robo, 15);
     let k = robo.contadores();
     println!(
-        "   robo:     {total} tareas en {ms:.1} ms; {} robos se llevaron {} tareas; {} desbordes",
+        "   robo:     {total} tareas en {} ms; {} robos se llevaron {} tareas; {} desbordes",
+        medidas::numero(ms, 1),
         k.robos.load(Ordering::Relaxed),
         k.robadas.load(Ordering::Relaxed),
         k.desbordes.load(Ordering::Relaxed)
@@ -83,7 +84,7 @@ fn main() {
     robo.apaga();
     let una_cola = UnaCola::nuevo(2);
     let (total, ms) = arbol(&una_cola, 15);
-    println!("   una cola: {total} tareas en {ms:.1} ms");
+    println!("   una cola: {total} tareas en {} ms", medidas::numero(ms, 1));
     una_cola.apaga();
 }
 

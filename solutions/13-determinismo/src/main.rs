@@ -85,7 +85,7 @@ fn main() {
     }
     for semilla in [1, 2, 1] {
         let mut ctx = Ctx::nuevo(Dir { shard: 0, id: 0 }, Remitente::Fuera, 1).con_azar(Azar::new(semilla));
-        let esperas: Vec<_> = (0..6).map(|i| format!("{:?}", espera_reintento(i, &mut ctx))).collect();
+        let esperas: Vec<_> = (0..6).map(|i| medidas::duracion(espera_reintento(i, &mut ctx))).collect();
         println!("   semilla {semilla}: {}", esperas.join(", "));
     }
 }

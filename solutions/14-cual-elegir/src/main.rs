@@ -11,7 +11,7 @@ fn main() {
     let muestras: Vec<Duration> =
         (0..1_000).map(|i| if i % 50 == 7 { Duration::from_secs(1) } else { Duration::from_millis(2) }).collect();
     let media = muestras.iter().sum::<Duration>() / muestras.len() as u32;
-    println!("   media {media:?} (no describe a nadie); {:?}", resumen(&muestras).unwrap());
+    println!("   media {} (no describe a nadie); {:?}", medidas::duracion(media), resumen(&muestras).unwrap());
 
     println!("2. dimensiona: con 50 000 peticiones/s por núcleo, al 70 % como mucho");
     for carga in [30_000.0, 100_000.0, 500_000.0] {

@@ -64,7 +64,7 @@ async fn main() {
     }
     let inicio = Instant::now();
     let informe = sirve(rx, |dura| sleep(dura), parar, Duration::from_millis(50)).await;
-    println!("   {informe:?} en {:.0?}", inicio.elapsed());
+    println!("   {informe:?} en {}", medidas::milisegundos(inicio.elapsed()));
 
     println!("3. árbol: raíz → (a → a1, b); se cancela la raíz a los 5 ms");
     let arbol = Nodo::new("raíz", vec![Nodo::new("a", vec![Nodo::new("a1", vec![])]), Nodo::new("b", vec![])]);

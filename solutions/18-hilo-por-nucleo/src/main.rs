@@ -11,7 +11,7 @@ use por_nucleo::{fijar, reparto};
 
 /// Una fuente en memoria: cada lectura copia el siguiente trozo, pero tarda
 /// un sondeo en terminar (el primero dice «todavía no»), como una lectura que
-/// espera en el núcleo.
+/// espera en el kernel.
 struct Trozos {
     trozos: Vec<&'static [u8]>,
     lecturas: usize,

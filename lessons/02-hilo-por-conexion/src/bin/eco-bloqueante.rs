@@ -49,7 +49,7 @@ fn demo(clientes: usize, mensajes: usize) -> std::io::Result<()> {
     for i in 0..clientes {
         conexiones.push(TcpStream::connect(direccion)?);
         // No dejes que el servidor se quede muy atrás aceptando: la cola de
-        // conexiones pendientes del núcleo es finita.
+        // conexiones pendientes del kernel es finita.
         while i + 1 - contadores.aceptadas.load(Ordering::SeqCst).min(i + 1) > 64 {
             std::thread::yield_now();
         }

@@ -103,7 +103,7 @@ fn cambio_entre_hilos(vueltas: u32) -> (Duration, bool) {
 // ANCHOR: tareas
 /// Lo mismo con dos tareas de Tokio en un runtime de un solo hilo: cada paso
 /// deja pendiente a una y el ejecutor sondea a la otra, sin entrar en el
-/// núcleo del sistema. Devuelve el tiempo por cambio.
+/// kernel. Devuelve el tiempo por cambio.
 fn cambio_entre_tareas(vueltas: u32) -> Duration {
     let runtime = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
     runtime.block_on(async {
