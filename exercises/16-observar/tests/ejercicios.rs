@@ -27,6 +27,9 @@ fn ms(x: f64) -> Duration {
 /// 7. Un tramo con varias entradas abiertas a la vez (en dos hilos, o que se
 ///    entra a sí mismo) cuenta cada entrada, y su tiempo ocupado corre
 ///    mientras haya al menos una abierta: ese rato cuenta una sola vez.
+///    También cuando un hilo sale justo mientras otro entra.
+/// 8. Un tramo nuevo que recibe el `Id` de uno ya cerrado (el registro los
+///    recicla) lleva su propia medida: ni hereda ni pisa la del cerrado.
 mod sondeos {
     use super::*;
     use observar::sondeos::{ContadorDeSondeos, Medida};
@@ -240,6 +243,142 @@ mod sondeos {
             "dos hilos entraron a la vez (2 sondeos) y el tramo tuvo alguna entrada abierta de los 0 a los 9 ms. \
              Un solo «dentro desde» por tramo se pisa con la segunda entrada; uno por entrada cuenta dos veces el \
              rato en que coinciden",
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn uno_sale_mientras_otro_entra_y_el_reloj_no_se_para() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicU32, Ordering};
+        const VUELTAS: u32 = 5_000;
+        let contador = ContadorDeSondeos::new();
+        let despacho = tracing::Dispatch::new(tracing_subscriber::registry().with(contador.clone()));
+        let tramo = tracing::dispatcher::with_default(&despacho, || info_span!("relevo"));
+        // Los dos hilos se citan sin dormirse (despertar tarda mucho más que entrar o salir
+        // del tramo): en la cita número `n`, cada uno suma una llegada y espera a que haya
+        // `2 * n`. Con un solo núcleo no hay «a la vez»: ahí ceden el paso en seguida.
+        let llegadas = Arc::new(AtomicU32::new(0));
+        let paciencia = if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 { 1u32 << 20 } else { 0 };
+        let citarse = move |n: u32| {
+            llegadas.fetch_add(1, Ordering::SeqCst);
+            let desde = std::time::Instant::now();
+            let mut esperando = 0u32;
+            while llegadas.load(Ordering::SeqCst) < 2 * n {
+                esperando = esperando.wrapping_add(1);
+                if esperando < paciencia {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now(); // que el otro tenga dónde correr
+                }
+                if esperando.is_multiple_of(4096) {
+                    assert!(
+                        desde.elapsed() < Duration::from_secs(10),
+                        "el otro hilo no llegó a la cita en 10 s: ¿se quedó parado (o entró en pánico) dentro de \
+                         tu capa?"
+                    );
+                }
+            }
+        };
+        // Dos hilos se relevan dentro del tramo. En cada vuelta, el que está dentro sale y el
+        // otro entra, los dos a la vez; luego el que entró adelanta el reloj en pausa 1 ms.
+        // Siempre hay una entrada abierta mientras el reloj avanza, sea cual sea el orden en
+        // que salen y entran.
+        let hilos: Vec<_> = (0..2u32)
+            .map(|quien| {
+                let (tramo, reloj, citarse) = (tramo.clone(), tokio::runtime::Handle::current(), citarse.clone());
+                std::thread::spawn(move || {
+                    let _reloj = reloj.enter(); // el reloj en pausa de la prueba, también aquí
+                    let mut dentro = (quien == 0).then(|| tramo.enter());
+                    for vuelta in 0..VUELTAS {
+                        citarse(2 * vuelta + 1);
+                        if vuelta % 2 == quien {
+                            // El que sale se entretiene un poco, cada vuelta distinto, para caer
+                            // en todos los momentos de la entrada del otro.
+                            for _ in 0..(vuelta * 7) % 64 {
+                                std::hint::spin_loop();
+                            }
+                            drop(dentro.take());
+                        } else {
+                            dentro = Some(tramo.enter());
+                        }
+                        citarse(2 * vuelta + 2);
+                        if dentro.is_some() {
+                            reloj.block_on(advance(ms(1.0)));
+                        }
+                    }
+                    drop(dentro);
+                })
+            })
+            .collect();
+        for hilo in hilos {
+            hilo.join().expect("el hilo no debía entrar en pánico dentro de tu capa");
+        }
+        let total = Duration::from_millis(u64::from(VUELTAS));
+        mismo_informe(
+            contador.informe(),
+            &[medida("relevo", u64::from(VUELTAS) + 1, total)],
+            &format!(
+                "en cada una de las {VUELTAS} vueltas un hilo salió del tramo mientras el otro entraba, y luego el \
+                 que entró adelantó el reloj 1 ms: {} ocupado. Si te sale menos, alguna entrada se quedó sin reloj \
+                 en marcha: si miras cuántas hay abiertas en un paso (con `extensions()`) y pones la marca en otro \
+                 (con `extensions_mut()`), el hilo que sale puede parar el reloj entre los dos, y tu entrada, que \
+                 vio otra abierta, ya no lo pone en marcha. Mira y apunta en un solo paso",
+                medidas::duracion(total)
+            ),
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn un_id_reciclado_es_un_tramo_nuevo() {
+        use std::collections::HashMap;
+        let (contador, _g) = con_contador();
+        // El registro de tracing recicla el `Id` de un tramo cerrado para uno nuevo: al cabo
+        // de unos miles de tramos, el hueco de uno cerrado vuelve a dar el mismo número. La
+        // prueba crea y cierra 10 000 tramos, uno detrás de otro, cada uno con lo suyo.
+        const TRAMOS: u64 = 10_000;
+        let mut primero_con_id: HashMap<tracing::Id, u64> = HashMap::new();
+        let mut repetido = None;
+        let mut esperado = Vec::new();
+        for i in 0..TRAMOS {
+            let tramo = info_span!("corto");
+            let id = tramo.id().expect("con tu capa instalada, cada tramo tiene su Id");
+            let primero = *primero_con_id.entry(id).or_insert(i);
+            if primero != i && repetido.is_none() {
+                repetido = Some((primero, i));
+            }
+            // El tramo nº i: 1, 2 o 3 entradas, y i + 1 µs dentro.
+            let (sondeos, dentro) = (1 + i % 3, Duration::from_micros(i + 1));
+            {
+                let _dentro = tramo.enter();
+                advance(dentro).await;
+            }
+            for _ in 1..sondeos {
+                let _dentro = tramo.enter();
+            }
+            drop(tramo);
+            esperado.push(medida("corto", sondeos, dentro));
+        }
+        let (primero, despues) = repetido.expect(
+            "la prueba quería que el registro reciclara el Id de algún tramo cerrado y no lo hizo: \
+             hay que crear más tramos (esto es de la prueba, no de tu capa)",
+        );
+        let obtenido = contador.informe();
+        let reciclado = format!(
+            "el registro recicla los Id: el tramo nº {despues} recibió el mismo que el nº {primero}, ya cerrado. \
+             Si guardas las medidas en un mapa por Id, el tramo nuevo pisa (o suma en) la del cerrado; guarda en el \
+             propio tramo (`extensions_mut`) dónde está su medida: el registro vacía sus extensiones al cerrarlo"
+        );
+        assert!(
+            obtenido.len() == esperado.len(),
+            "se crearon {TRAMOS} tramos y el informe trae {} medidas. {reciclado}",
+            obtenido.len()
+        );
+        let distinto = (0..esperado.len()).find(|&i| obtenido[i] != esperado[i]).unwrap_or(esperado.len());
+        assert!(
+            distinto == esperado.len(),
+            "la medida del tramo nº {distinto} no es la suya\n  esperaba: {}\n  obtuve:   {}\n{reciclado}",
+            texto(&esperado[distinto..=distinto]),
+            texto(&obtenido[distinto..=distinto]),
         );
     }
 
