@@ -394,8 +394,9 @@ mod tope {
         p.espera_a_que_se_vacie("el primer trabajo");
         assert!(b.is_woken(), "el primer trabajo terminó y soltó su permiso, y nadie despertó a quien lo esperaba");
         assert_eq!(empezados.load(Ordering::SeqCst), 1, "con un tope de 1, el segundo trabajo no podía entrar aún");
-        assert_pending!(b.poll()); // ahora sí: permiso y trabajo a Rayon
-        p.espera_a_que_se_vacie("el segundo trabajo");
+        // Ahora sí: permiso y trabajo a Rayon. Con el pool tapado, para que
+        // el trabajo no pueda acabar dentro de este mismo sondeo.
+        p.tanda(|| assert_pending!(b.poll()));
         assert_eq!(
             assert_ready!(b.poll()),
             10,
